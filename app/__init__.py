@@ -1,0 +1,46 @@
+"""Night Shift: a table companion for physical horror board games."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from flask import Flask
+
+from .config import PROJECT_ROOT, defaults, ensure_secret_key, from_environment
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Build the app: config, extensions, blueprints. Nothing touches the database at import time."""
+    test_config = dict(test_config or {})
+    instance_path = Path(test_config.pop("INSTANCE_PATH", None) or os.environ.get("NIGHTSHIFT_INSTANCE_PATH")
+                         or PROJECT_ROOT / "instance").resolve()
+    app = Flask(__name__, instance_path=str(instance_path), instance_relative_config=True,
+                template_folder=str(PROJECT_ROOT / "templates"), static_folder=str(PROJECT_ROOT / "static"))
+    app.config.update(defaults(instance_path))
+    app.config.from_pyfile("config.py", silent=True)
+    app.config.update(from_environment())
+    app.config.update(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = ensure_secret_key(instance_path)
+
+    from .database import init_database
+    from .errors import register_error_handlers
+    from .extensions import csrf, htmx, migrate
+    from .security import register_security_headers
+
+    init_database(app)
+    from .extensions import db
+
+    migrate.init_app(app, db, directory=str(Path(__file__).parent / "migrations"), render_as_batch=True)
+    csrf.init_app(app)
+    htmx.init_app(app)
+    register_error_handlers(app)
+    register_security_headers(app)
+
+    from .tables import api, routes
+
+    app.register_blueprint(routes.bp)
+    app.register_blueprint(api.bp)
+    csrf.exempt(api.bp)  # the API authenticates with bearer tokens, which a browser never sends on its own
+    return app

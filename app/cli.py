@@ -1,0 +1,80 @@
+"""`nightshift`: migrate the database and serve Night Shift on the LAN with gunicorn and a gevent worker."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+BANNER = """
+  Night Shift is running.
+  Host screen on this machine: http://127.0.0.1:{port}/
+  Phones on the same Wi-Fi:    {lan}
+  Database: {database}
+  Stop with Ctrl+C.
+"""
+
+
+def _prepare(port: int) -> None:
+    """Create or upgrade the database once, in the parent process, before any worker starts."""
+    from . import create_app
+    from .database import upgrade_database
+    from .extensions import db
+    from .tables import lan
+
+    app = create_app()
+    upgrade_database(app)
+    with app.app_context():
+        url = db.engine.url.render_as_string(hide_password=True)
+        db.engine.dispose()  # workers open their own connections after the fork
+    base = lan.base_url(app.config.get("PUBLIC_URL", ""), port, f"127.0.0.1:{port}")
+    print(BANNER.format(port=port, lan=f"{base.url}/ ({base.source})", database=url), flush=True)
+
+
+def serve(host: str, port: int, workers: int) -> None:
+    """Run gunicorn in-process: one gevent worker holds hundreds of open connections on SQLite."""
+    from gunicorn.app.base import BaseApplication
+
+    os.environ["NIGHTSHIFT_PORT"] = str(port)  # the port the QR code's address carries
+    _prepare(port)
+
+    class NightShiftServer(BaseApplication):
+        def load_config(self):
+            self.cfg.set("bind", [f"{host}:{port}"])
+            self.cfg.set("workers", workers)
+            self.cfg.set("worker_class", "gevent")
+            self.cfg.set("worker_connections", 2000)
+            self.cfg.set("timeout", 60)
+            self.cfg.set("graceful_timeout", 5)
+            self.cfg.set("accesslog", "-" if os.environ.get("NIGHTSHIFT_ACCESS_LOG") else None)
+
+        def load(self):
+            from . import create_app
+
+            return create_app()
+
+    NightShiftServer().run()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="nightshift", description=__doc__)
+    commands = parser.add_subparsers(dest="command")
+    run = commands.add_parser("serve", help="migrate the database and serve on the LAN (the default)")
+    run.add_argument("--host", default=os.environ.get("NIGHTSHIFT_HOST", "0.0.0.0"),
+                     help="address to listen on (default 0.0.0.0: every interface, so phones can reach it)")
+    run.add_argument("--port", type=int, default=int(os.environ.get("NIGHTSHIFT_PORT") or 8000))
+    run.add_argument("--workers", type=int, default=1,
+                     help="gunicorn workers; keep 1 on SQLite, where live updates stay in one process")
+    commands.add_parser("migrate", help="create or upgrade the database, then exit")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+        argv.insert(0, "serve")  # `nightshift --port 9000` serves, as the README's first command expects
+    args = parser.parse_args(argv)
+    if args.command == "migrate":
+        from . import create_app
+        from .database import upgrade_database
+
+        upgrade_database(create_app())
+        print("Database is up to date.")
+        return
+    serve(args.host, args.port, args.workers)

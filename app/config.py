@@ -1,0 +1,60 @@
+"""Settings: defaults, then instance/config.py, then NIGHTSHIFT_* environment variables, then test overrides."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+# NIGHTSHIFT_<NAME> environment variable -> Flask config key, with how to read it.
+ENVIRONMENT = {
+    "DATABASE_URL": ("SQLALCHEMY_DATABASE_URI", str),
+    "SECRET_KEY": ("SECRET_KEY", str),
+    "PUBLIC_URL": ("PUBLIC_URL", str),
+    "PORT": ("PORT", int),
+    "TABLE_TTL_DAYS": ("TABLE_TTL_DAYS", int),
+}
+
+
+def defaults(instance_path: Path) -> dict:
+    """What Night Shift runs with when nobody configures anything: SQLite in the instance folder."""
+    return {
+        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{instance_path / 'nightshift.sqlite3'}",
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "PUBLIC_URL": "",
+        "PORT": None,  # the port phones use; the CLI sets it, else the port this request came in on
+        "TABLE_TTL_DAYS": 30,  # a table nobody touched for this long is expired
+        "MAX_CONTENT_LENGTH": 64 * 1024,  # no form or API call of ours needs more
+        "SESSION_COOKIE_NAME": "nightshift",
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "PERMANENT_SESSION_LIFETIME": 60 * 60 * 24 * 60,  # a phone keeps its seat across a long campaign
+        "WTF_CSRF_TIME_LIMIT": None,  # a host screen stays open all night; the token is tied to the session
+        "TEMPLATES_AUTO_RELOAD": False,
+    }
+
+
+def from_environment(environ=os.environ) -> dict:
+    """NIGHTSHIFT_* variables that are set, converted to config values."""
+    config = {}
+    for name, (key, convert) in ENVIRONMENT.items():
+        raw = environ.get(f"NIGHTSHIFT_{name}")
+        if raw:
+            try:
+                config[key] = convert(raw)
+            except ValueError as error:
+                raise SystemExit(f"NIGHTSHIFT_{name}={raw!r} is not valid: {error}") from None
+    return config
+
+
+def ensure_secret_key(instance_path: Path) -> str:
+    """The secret that signs seat cookies: generated once into the instance folder, never a hard-coded default."""
+    path = instance_path / "secret_key"
+    if not path.exists():
+        instance_path.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_urlsafe(48))
+    return path.read_text().strip()

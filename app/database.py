@@ -1,0 +1,48 @@
+"""Database wiring: SQLite in WAL mode by default, PostgreSQL through psycopg 3, migrations on start."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+from flask_migrate import upgrade
+from sqlalchemy import event
+
+from .extensions import db
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def normalise_url(url: str) -> str:
+    """Let people write postgresql:// (or postgres://) and still get the psycopg 3 driver we install."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    """WAL lets phones read while the host writes; the busy timeout queues writers instead of failing them."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def init_database(app: Flask) -> None:
+    """Attach Flask-SQLAlchemy and set SQLite's pragmas on every new connection."""
+    app.config["SQLALCHEMY_DATABASE_URI"] = normalise_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite:"):
+        Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    db.init_app(app)
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            event.listen(db.engine, "connect", _sqlite_pragmas)
+
+
+def upgrade_database(app: Flask) -> None:
+    """Apply every Alembic migration not yet applied, so an upgraded Night Shift keeps every table."""
+    with app.app_context():
+        upgrade(directory=str(MIGRATIONS))

@@ -1,0 +1,94 @@
+"""Typed errors with a sentence a player understands; views turn them into 4xx pages or JSON, never a 500."""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+
+class NightShiftError(Exception):
+    """Base of every refusal: `status` is the HTTP code, the message is shown to people as is."""
+
+    status = 400
+    title = "That didn't work"
+
+    def __init__(self, message: str, **extra):
+        super().__init__(message)
+        self.message = message
+        self.extra = extra
+
+
+class BadRequest(NightShiftError):
+    status = 400
+    title = "That request didn't make sense"
+
+
+class Unauthorized(NightShiftError):
+    status = 401
+    title = "Who are you?"
+
+
+class Forbidden(NightShiftError):
+    status = 403
+    title = "Not for this device"
+
+
+class NotFound(NightShiftError):
+    status = 404
+    title = "Nothing here"
+
+
+class Conflict(NightShiftError):
+    status = 409
+    title = "Someone got there first"
+
+
+class Gone(NightShiftError):
+    status = 410
+    title = "This table is closed"
+
+
+class Invalid(NightShiftError):
+    status = 422
+    title = "Check your choices"
+
+
+# Werkzeug's own errors, reworded for the people at the table.
+HTTP_SENTENCES = {
+    400: "The request was malformed. Reload the page and try again.",
+    404: "There is no page at this address. Check the code, or scan the QR code again.",
+    405: "That address can't be used that way.",
+    413: "That was far too much data for Night Shift to read. Send less.",
+    429: "Too many requests at once. Wait a moment and try again.",
+}
+
+
+def wants_json() -> bool:
+    """API calls get JSON errors; pages get a readable error page."""
+    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
+
+
+def render_error(status: int, title: str, message: str, extra: dict | None = None):
+    if wants_json():
+        return jsonify({"error": message, **(extra or {})}), status
+    return render_template("error.html", status=status, title=title, message=message), status
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Every refusal becomes a 4xx with a sentence; nothing leaks a stack trace."""
+
+    @app.errorhandler(NightShiftError)
+    def night_shift_error(error: NightShiftError):
+        return render_error(error.status, error.title, error.message, error.extra)
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(error: CSRFError):
+        return render_error(400, "This page went stale",
+                            "This form expired or didn't come from Night Shift. Reload the page and try again.")
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        status = error.code or 500
+        message = HTTP_SENTENCES.get(status, error.description or "Something went wrong.")
+        return render_error(status, error.name, message)

@@ -1,0 +1,70 @@
+"""Five Nights at Freddy's Director's Cut: the app is the GM for up to four guards over seven nights."""
+
+from ..options import BoolOption, ChoiceOption, IntOption, OptionError
+from ..spec import GameSpec, SeatDef, load_profile
+
+PROFILE = load_profile("directors_cut")
+
+# (value, label, most players, Freddy may move) from "Individual NIGHT Rules".
+NIGHTS = (
+    ("first", "The First Night", 6, False),
+    ("second", "The Second Night", 6, False),
+    ("third", "The Third Night", 6, False),
+    ("fourth", "The Fourth Night", 7, True),
+    ("fifth", "The Fifth Night", 7, True),
+    ("sixth", "The Sixth Night", 7, True),
+    ("final", "One Final Night", 7, True),
+)
+GUARDS = (("Guard 1", "black"), ("Guard 2", "darkblue"), ("Guard 3", "cyan"), ("Guard 4", "lightblue"))
+PLAYABLE = (("bonnie_player", "Bonnie", "purple"), ("chica_player", "Chica", "yellow"),
+            ("freddy_player", "Freddy", "brown"))
+
+
+def seat_plan(options):
+    """Guards in turn order, then any animatronic a player runs: 'Bonnie, Chica and Freddy can be controlled'."""
+    seats = [SeatDef(name, colour) for name, colour in GUARDS[: options["guards"]]]
+    seats += [SeatDef(name, colour) for key, name, colour in PLAYABLE if options[key]]
+    return seats
+
+
+def check(options):
+    """A night's player limit, and Freddy only in a player's hands on a night he is allowed to move."""
+    label, most, freddy_moves = next((label, most, moves) for value, label, most, moves in NIGHTS
+                                     if value == options["night"])
+    if options["freddy_player"] and not freddy_moves:
+        raise OptionError(f"Freddy isn't allowed to move on {label}, so nobody can play him that night.")
+    players = len(seat_plan(options))
+    if players > most:
+        raise OptionError(f"{label} is for 1-{most} players, not {players}.")
+
+
+def die(key, label):
+    entry = PROFILE[key]
+    return IntOption(key, label, entry.value, minimum=2, maximum=100, source=entry.source, help=entry.note)
+
+
+SPEC = GameSpec(
+    slug="directors-cut",
+    name="Five Nights at Freddy's Director's Cut",
+    blurb="The app is the GM: animatronic dice, line-of-sight questions and seven nights.",
+    rulebook="directors-cut.txt",
+    min_players=1,
+    max_players=7,
+    players_note="Nights 1-3: 1-6 players; Nights 4-7: 1-7 players (up to 4 guards, plus Bonnie, Chica, Freddy).",
+    profile=PROFILE,
+    seat_plan=seat_plan,
+    check=check,
+    options=(
+        ChoiceOption("night", "Night", "first", choices=tuple((value, label) for value, label, _, _ in NIGHTS),
+                     help="Each night has its own rule card: who moves, doubled rolls, trigger numbers."),
+        IntOption("guards", "Guards", 2, minimum=1, maximum=4, help="Players each choose a night guard piece."),
+        BoolOption("bonnie_player", "A player runs Bonnie", False, help="Otherwise the app rolls for her."),
+        BoolOption("chica_player", "A player runs Chica", False, help="Otherwise the app rolls for her."),
+        BoolOption("freddy_player", "A player runs Freddy", False,
+                   help="Only from The Fourth Night on: Freddy doesn't move on Nights 1-3."),
+        die("guard_die", "Guard die sides"),
+        die("bonnie_die", "Bonnie die sides"),
+        die("chica_die", "Chica die sides"),
+        die("freddy_die", "Freddy die sides"),
+    ),
+)

@@ -1,0 +1,46 @@
+"""Five Nights at Freddy's: Night of Frights!: animatronics climb the Scare Tracker and draw for the Guard."""
+
+from ..options import IntOption, MultiChoiceOption, NumberListOption, OptionError
+from ..spec import GameSpec, SeatDef, load_profile
+
+PROFILE = load_profile("night_of_frights")
+CHARACTERS = (("Freddy", "brown"), ("Bonnie", "purple"), ("Chica", "yellow"), ("Foxy", "red"))
+
+
+def seat_plan(options):
+    """'Each player chooses a character': one seat per character in play."""
+    colours = dict(CHARACTERS)
+    return [SeatDef(name, colours[name]) for name in options["characters"]]
+
+
+def check(options):
+    """'2 Players: Remove 3+ and 4 cards. 3 Players: Remove 4 cards.': fewer players mean a smaller Event deck."""
+    players = len(options["characters"])
+    if players < 4 and options["event_deck"] >= PROFILE["event_cards"].value:
+        marks = "3+ and 4" if players == 2 else "4"
+        raise OptionError(f"With {players} players the Event cards marked {marks} come out of the deck: "
+                          f"count the Event cards left and enter that number.")
+
+
+SPEC = GameSpec(
+    slug="night-of-frights",
+    name="Five Nights at Freddy's: Night of Frights!",
+    blurb="Scare Tracker, the Guard bag and the Event deck, with live capture odds.",
+    rulebook="night-of-frights.txt",
+    min_players=2,
+    max_players=4,
+    profile=PROFILE,
+    seat_plan=seat_plan,
+    check=check,
+    options=(
+        MultiChoiceOption("characters", "Characters in play", [name for name, _ in CHARACTERS],
+                          choices=tuple((name, name) for name, _ in CHARACTERS), min_count=2, max_count=4,
+                          help="One per player. Freddy draws an extra Action card; Chica takes Mr. Cupcake."),
+        IntOption("event_deck", "Event cards in the deck", PROFILE["event_cards"].value, minimum=1,
+                  maximum=PROFILE["event_cards"].value, source="assumed",
+                  help="All 12 with four players. With fewer, remove the marked cards and enter how many are "
+                       "left: the rulebook does not say how many carry each mark."),
+        NumberListOption("draw_table", "Tokens drawn from tracker spaces 1-10", PROFILE["draw_table"].value,
+                         length=10, minimum=1, maximum=20, source="assumed", help=PROFILE["draw_table"].note),
+    ),
+)

@@ -1,0 +1,38 @@
+"""Five Nights at Freddy's: Survive 'Til 6AM: one or two guards, a clock deck and a Power Dial each."""
+
+from ..options import ChoiceOption, IntOption, NumberListOption
+from ..spec import GameSpec, SeatDef, load_profile
+
+PROFILE = load_profile("survive_6am")
+
+
+def seat_plan(options):
+    """Solo play uses 'the Player 1 (orange) Camera Monitor cards'; two players are orange and purple."""
+    seats = [SeatDef("Orange", "orange"), SeatDef("Purple", "purple")]
+    return seats[: options["players"]]
+
+
+SPEC = GameSpec(
+    slug="survive-6am",
+    name="Five Nights at Freddy's: Survive 'Til 6AM",
+    blurb="Clock deck, Power Dials and Power dice for one or two guards.",
+    rulebook="survive-til-6am.txt",
+    min_players=1,
+    max_players=2,
+    players_note="1 player uses the solo side of the board and the orange cards.",
+    profile=PROFILE,
+    seat_plan=seat_plan,
+    options=(
+        IntOption("players", "Players", 2, minimum=1, maximum=2,
+                  help="1 = solo (1-player side, orange cards); 2 = orange and purple."),
+        ChoiceOption("star", "Star on the Power Dial", "orange",
+                     choices=(("orange", "Orange's dial"), ("purple", "Purple's dial")), source="assumed",
+                     help="Who reacts first when power is tied. The rulebook does not say who holds the star."),
+        ChoiceOption("power_dice", "Power dice", "physical",
+                     choices=(("physical", "Roll the real dice and enter them"), ("virtual", "The app rolls")),
+                     help="The real dice's faces are not printed in the rulebook, so entering them is the default."),
+        NumberListOption("power_die_faces", "Power die faces (for app rolls)", PROFILE["power_die_faces"].value,
+                         length=6, minimum=0, maximum=100, source="assumed",
+                         help=PROFILE["power_die_faces"].note),
+    ),
+)

@@ -1,0 +1,88 @@
+"""Tables, their seats, and the action log: everything a table needs to survive a server restart."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Table(db.Model):
+    """One game night around one box: its code, game, options, state and version."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(8), unique=True, index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict] = mapped_column(JSON, default=dict)
+    state: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    status: Mapped[str] = mapped_column(String(16), default="open")  # open | finished
+    join_key: Mapped[str] = mapped_column(String(16))
+    host_token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    seats: Mapped[list[Seat]] = relationship(back_populates="table", order_by="Seat.id",
+                                             cascade="all, delete-orphan")
+
+    @property
+    def player_seats(self) -> list[Seat]:
+        return sorted((seat for seat in self.seats if seat.role == "player"), key=lambda seat: seat.number)
+
+    @property
+    def spectators(self) -> list[Seat]:
+        return [seat for seat in self.seats if seat.role == "spectator" and seat.token_hash]
+
+
+class Seat(db.Model):
+    """A player's seat (numbered, named by the box) or a spectator's place; the token hash is the key to it."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("table_id", "number", name="uq_seats_table_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    role: Mapped[str] = mapped_column(String(16), default="player")  # player | spectator
+    number: Mapped[int | None] = mapped_column(Integer, nullable=True)  # 1.. for players, None for spectators
+    name: Mapped[str] = mapped_column(String(32))  # the box's name: "Orange", "Foxy", "Guard 2"
+    colour: Mapped[str] = mapped_column(String(16), default="")
+    player_name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
+    joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    table: Mapped[Table] = relationship(back_populates="seats")
+
+    @property
+    def occupied(self) -> bool:
+        return self.player_name is not None
+
+
+class Action(db.Model):
+    """One entry of a table's log: who did what, the dice, the result, and the state before it."""
+
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("table_id", "seq", name="uq_actions_table_seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    seat_id: Mapped[int | None] = mapped_column(ForeignKey("seats.id", ondelete="SET NULL"), nullable=True)
+    actor: Mapped[str] = mapped_column(String(80))  # "host", or the seat and player as the log shows them
+    type: Mapped[str] = mapped_column(String(48))
+    payload: Mapped[dict] = mapped_column(JSON, default=dict)
+    result: Mapped[dict] = mapped_column(JSON, default=dict)
+    text: Mapped[str] = mapped_column(String(400), default="")  # the log line in the game's words
+    state_before: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    undoable: Mapped[bool] = mapped_column(Boolean, default=True)
+    undone: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,0 +1,87 @@
+"""Who is asking: host and seat tokens from the signed session cookie (browsers) or a bearer header (API)."""
+
+from __future__ import annotations
+
+from flask import request, session
+
+from ..errors import Unauthorized
+from ..models import Table
+from .service import Visitor, visitor_for_token
+
+SESSION_KEY = "tables"
+REMEMBERED_TABLES = 20  # a signed cookie stays small: the oldest tables are forgotten first
+
+
+def _remembered() -> dict[str, dict[str, str]]:
+    value = session.get(SESSION_KEY)
+    return value if isinstance(value, dict) else {}
+
+
+def remember(code: str, role: str, token: str) -> None:
+    """Keep a host or seat token for this table in the browser's signed cookie."""
+    tables = {key: value for key, value in _remembered().items() if key != code}
+    entry = dict(_remembered().get(code, {}))
+    entry[role] = token
+    tables[code] = entry
+    session[SESSION_KEY] = dict(list(tables.items())[-REMEMBERED_TABLES:])
+    session.permanent = True
+
+
+def forget(code: str, role: str) -> None:
+    tables = dict(_remembered())
+    entry = {key: value for key, value in tables.get(code, {}).items() if key != role}
+    if entry:
+        tables[code] = entry
+    else:
+        tables.pop(code, None)
+    session[SESSION_KEY] = tables
+
+
+def remembered_codes() -> list[tuple[str, str]]:
+    """(code, role) of the tables this browser hosts or sits at, newest first."""
+    rows = []
+    for code, entry in reversed(list(_remembered().items())):
+        if isinstance(entry, dict):
+            rows += [(code, role) for role in ("host", "seat") if role in entry]
+    return rows
+
+
+def bearer_token() -> str | None:
+    """The token of an `Authorization: Bearer TOKEN` header, if one was sent."""
+    header = request.headers.get("Authorization", "")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip() or len(token) > 200:
+        raise Unauthorized("Send your token as 'Authorization: Bearer TOKEN'.")
+    return token.strip()
+
+
+def api_visitor(table: Table, *, required: bool = True) -> Visitor | None:
+    """The visitor a bearer token opens; a token that opens nothing here is refused, never ignored."""
+    token = bearer_token()
+    if token is None:
+        if required:
+            raise Unauthorized(f"Table {table.code} needs the host's or a seat's token "
+                               "('Authorization: Bearer TOKEN').")
+        return None
+    visitor = visitor_for_token(table, token)
+    if visitor is None:
+        raise Unauthorized(f"That token doesn't open table {table.code}: it was never issued here, "
+                           "or the host freed its seat.")
+    return visitor
+
+
+def browser_visitor(table: Table) -> tuple[Visitor | None, bool]:
+    """(visitor, stale) from the cookie: host rights win; `stale` means a remembered seat was freed."""
+    entry = _remembered().get(table.code, {})
+    if not isinstance(entry, dict):
+        return None, False
+    host = visitor_for_token(table, entry.get("host"))
+    if host is not None and host.host:
+        return host, False
+    seat_token = entry.get("seat")
+    seat = visitor_for_token(table, seat_token)
+    if seat is not None and seat.seat is not None:
+        return seat, False
+    return None, bool(seat_token)

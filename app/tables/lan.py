@@ -1,0 +1,67 @@
+"""The address phones can reach: NIGHTSHIFT_PUBLIC_URL, else the LAN address read from the network interfaces."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from dataclasses import dataclass
+
+import psutil
+
+# Interfaces that carry a machine's own virtual networks, which no phone on the Wi-Fi can reach.
+VIRTUAL_PREFIXES = ("lo", "docker", "br-", "veth", "virbr", "vmnet", "vboxnet", "cni", "flannel", "podman",
+                    "tailscale", "zt", "utun", "tun", "tap", "wg")
+
+
+@dataclass(frozen=True)
+class Address:
+    """A candidate address and the interface it was read from."""
+
+    interface: str
+    ip: str
+
+
+def candidates(interfaces: dict | None = None, stats: dict | None = None) -> list[Address]:
+    """Every IPv4 address on an up, non-virtual interface, best first; no packet is sent to find them."""
+    interfaces = psutil.net_if_addrs() if interfaces is None else interfaces
+    stats = psutil.net_if_stats() if stats is None else stats
+    found = []
+    for name, addresses in interfaces.items():
+        if name in stats and not stats[name].isup:
+            continue
+        for address in addresses:
+            if address.family != socket.AF_INET:
+                continue
+            ip = ipaddress.ip_address(address.address)
+            if ip.is_loopback or ip.is_link_local or ip.is_multicast or ip.is_unspecified:
+                continue
+            found.append(Address(name, address.address))
+    return sorted(found, key=_rank)
+
+
+def _rank(address: Address) -> tuple:
+    ip = ipaddress.ip_address(address.ip)
+    virtual = address.interface.lower().startswith(VIRTUAL_PREFIXES)
+    home_network = ip in ipaddress.ip_network("192.168.0.0/16")
+    return (virtual, not ip.is_private, not home_network, address.interface, address.ip)
+
+
+@dataclass(frozen=True)
+class BaseUrl:
+    """The base of the join link, and a sentence saying where it came from (shown on the host screen)."""
+
+    url: str
+    source: str
+    reachable: bool  # False when only a loopback address was left: phones cannot use it
+
+
+def base_url(public_url: str, port: int, fallback_host: str, found: list[Address] | None = None) -> BaseUrl:
+    """NIGHTSHIFT_PUBLIC_URL when set; otherwise the best LAN address and the port the server answers on."""
+    if public_url:
+        return BaseUrl(public_url.rstrip("/"), "NIGHTSHIFT_PUBLIC_URL", True)
+    found = candidates() if found is None else found
+    usable = [address for address in found if not address.interface.lower().startswith(VIRTUAL_PREFIXES)]
+    if usable:
+        best = usable[0]
+        return BaseUrl(f"http://{best.ip}:{port}", f"the LAN address of interface {best.interface}", True)
+    return BaseUrl(f"http://{fallback_host}", "this browser's address (no LAN interface was found)", False)
