@@ -1,0 +1,104 @@
+"""Fixtures: an app on a fresh database (SQLite by default, PostgreSQL when NIGHTSHIFT_TEST_DATABASE_URL is set)."""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from app import create_app
+from app.database import normalise_url, upgrade_database
+from app.extensions import db
+from app.models import Action, Seat, Table
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+POSTGRES_URL = os.environ.get("NIGHTSHIFT_TEST_DATABASE_URL", "")
+
+
+def reset_postgres(url: str) -> None:
+    """An empty public schema, so every test starts from the first migration."""
+    engine = create_engine(normalise_url(url))
+    with engine.begin() as connection:
+        connection.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+        connection.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+@pytest.fixture
+def database_url(tmp_path) -> str:
+    if POSTGRES_URL:
+        reset_postgres(POSTGRES_URL)
+        return POSTGRES_URL
+    return f"sqlite:///{tmp_path / 'nightshift-test.sqlite3'}"
+
+
+@pytest.fixture
+def app(tmp_path, database_url):
+    app = create_app({
+        "TESTING": True,
+        "INSTANCE_PATH": tmp_path / "instance",
+        "SQLALCHEMY_DATABASE_URI": database_url,
+        "PUBLIC_URL": "http://192.168.1.50:8000",
+    })
+    upgrade_database(app)
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def phone(app):
+    """A second browser: its own cookie jar."""
+    return app.test_client()
+
+
+def csrf_token(client, url: str) -> str:
+    """The CSRF token of the form on `url`, as a browser would submit it."""
+    page = client.get(url)
+    match = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True))
+    assert match, f"no CSRF token on {url} ({page.status_code})"
+    return match.group(1)
+
+
+def text(response) -> str:
+    """A response body as a person reads it (entities such as &#39; unescaped)."""
+    return html.unescape(response.get_data(as_text=True))
+
+
+def any_csrf_token(client) -> str:
+    """A valid CSRF token for this browser, from a page that has a form."""
+    return csrf_token(client, "/new/flipside")
+
+
+def snapshot(app) -> dict:
+    """Every stored row, to prove a refused request changed nothing."""
+    with app.app_context():
+        db.session.expire_all()
+        return {
+            "tables": sorted((t.code, t.game, repr(t.options), repr(t.state), t.version, t.status, t.join_key,
+                              t.host_token_hash, t.finished_at) for t in db.session.scalars(db.select(Table))),
+            "seats": sorted((s.table_id, s.role, s.number or 0, s.name, s.player_name or "", s.token_hash or "")
+                            for s in db.session.scalars(db.select(Seat))),
+            "actions": sorted((a.table_id, a.seq, a.type, a.text) for a in db.session.scalars(db.select(Action))),
+        }
+
+
+def create_via_api(client, game: str, options: dict | None = None) -> dict:
+    response = client.post("/api/tables", json={"game": game, "options": options or {}})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def join_via_api(client, table: dict, name: str, **extra) -> dict:
+    response = client.post(f"/api/tables/{table['code']}/join", json={"name": name, "key": table["join_key"], **extra})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
