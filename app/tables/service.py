@@ -102,11 +102,11 @@ def clean_name(raw: object) -> str:
     name = " ".join(unicodedata.normalize("NFC", raw).split())
     if not name:
         raise Invalid("Type your name so the table knows who sits where.")
-    if len(name) > NAME_MAX:
-        raise Invalid(f"That name is {len(name)} characters long; keep it to {NAME_MAX}.")
     if any(char in FORBIDDEN_IN_NAMES or unicodedata.category(char).startswith("C") for char in name):
         raise Invalid("Names can use letters, numbers, spaces and simple punctuation, "
                       "but not < > { } [ ] \\ ` or $.")
+    if len(name) > NAME_MAX:
+        raise Invalid(f"That name is {len(name)} characters long; keep it to {NAME_MAX}.")
     return name
 
 

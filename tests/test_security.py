@@ -1,0 +1,67 @@
+"""Security by default: a strict CSP on every page, no inline script or style anywhere, escaped output."""
+
+import re
+from pathlib import Path
+
+from app.security import CONTENT_SECURITY_POLICY
+from tests.conftest import create_via_api
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+
+def test_every_page_sends_a_strict_content_security_policy(client):
+    for url in ("/", "/new/directors-cut", "/no-such-page"):
+        headers = client.get(url).headers
+        assert headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert headers["Referrer-Policy"] == "no-referrer"  # the join key never leaks in a Referer
+    assert "'unsafe-inline'" not in CONTENT_SECURITY_POLICY and "'unsafe-eval'" not in CONTENT_SECURITY_POLICY
+    assert "script-src 'self'" in CONTENT_SECURITY_POLICY and "frame-ancestors 'none'" in CONTENT_SECURITY_POLICY
+
+
+def test_templates_have_no_inline_scripts_styles_or_event_handlers():
+    for path in TEMPLATES.rglob("*.html"):
+        source = path.read_text()
+        for tag in re.findall(r"<script\b[^>]*>", source):
+            assert "src=" in tag, f"inline script in {path.name}"
+        assert "<style" not in source, path.name
+        assert not re.search(r"\sstyle=", source), path.name
+        assert not re.search(r"\son[a-z]+=", source), path.name
+        assert "|safe" not in source or path.name == "host.html", path.name  # only the QR's generated SVG
+
+
+def test_htmx_is_served_locally_and_configured_for_the_csp(client):
+    page = client.get("/").get_data(as_text=True)
+    assert '<script src="/static/vendor/htmx-2.0.11/htmx.min.js" defer></script>' in page
+    assert '"includeIndicatorStyles": false' in page and '"allowEval": false' in page
+    assert "http://" not in page.split("<main")[0] and "https://" not in page.split("<main")[0]
+    assert client.get("/static/vendor/htmx-2.0.11/htmx.min.js").status_code == 200
+
+
+def test_pages_post_a_csrf_token_with_every_htmx_request(client):
+    assert re.search(r"hx-headers='\{\"X-CSRFToken\": \"[^\"]+\"\}'", client.get("/").get_data(as_text=True))
+
+
+def test_the_seat_cookie_is_signed_and_http_only(client):
+    table = create_via_api(client, "flipside")
+    phone_page = client.get(f"/j/{table['code']}?k={table['join_key']}")
+    token = phone_page.get_data(as_text=True).split('name="csrf_token" value="')[1].split('"')[0]
+    response = client.post(f"/j/{table['code']}", data={"csrf_token": token, "k": table["join_key"], "name": "Ann"})
+    cookie = response.headers["Set-Cookie"]
+    assert cookie.startswith("nightshift=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    client.set_cookie("nightshift", "forged.value.here")
+    assert client.get(f"/t/{table['code']}/seat").status_code == 403
+
+
+def test_tokens_are_stored_only_as_hashes(client, app):
+    from app.extensions import db
+    from app.models import Seat, Table
+
+    table = create_via_api(client, "flipside")
+    seat = client.post(f"/api/tables/{table['code']}/join", json={"name": "Ann", "key": table["join_key"]}).get_json()
+    with app.app_context():
+        stored = db.session.scalar(db.select(Table))
+        assert table["host_token"] not in repr(stored.__dict__)
+        assert stored.host_token_hash != table["host_token"] and len(stored.host_token_hash) == 64
+        seat_row = db.session.scalar(db.select(Seat).where(Seat.player_name == "Ann"))
+        assert seat_row.token_hash != seat["seat_token"] and len(seat_row.token_hash) == 64
