@@ -47,7 +47,7 @@ def serve(host: str, port: int, workers: int) -> None:
             self.cfg.set("timeout", 60)
             self.cfg.set("graceful_timeout", 5)
             self.cfg.set("accesslog", "-" if os.environ.get("NIGHTSHIFT_ACCESS_LOG") else None)
-            if "control_socket_disable" in self.cfg.settings:  # gunicorn 27+: two servers on one machine must not share it
+            if "control_socket_disable" in self.cfg.settings:  # gunicorn 27+: two servers must not share one
                 self.cfg.set("control_socket_disable", True)
 
         def load(self):

@@ -69,7 +69,7 @@ def csrf_token(client, url: str) -> str:
     return match.group(1)
 
 
-def text(response) -> str:
+def page_text(response) -> str:
     """A response body as a person reads it (entities such as &#39; unescaped)."""
     return html.unescape(response.get_data(as_text=True))
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.conftest import any_csrf_token, create_via_api, join_via_api, snapshot, text
+from tests.conftest import any_csrf_token, create_via_api, join_via_api, page_text, snapshot
 
 
 @pytest.fixture
@@ -18,7 +18,7 @@ def assert_refused(app, call, status, message):
     before = snapshot(app)
     response = call()
     assert response.status_code == status, response.get_data(as_text=True)
-    body = response.get_json() if response.is_json else {"error": text(response)}
+    body = response.get_json() if response.is_json else {"error": page_text(response)}
     assert message in body["error"], body
     assert snapshot(app) == before
     return response
@@ -194,4 +194,4 @@ def test_wrong_methods_and_unknown_pages_are_sentences_not_traces(client):
     response = client.get("/api/tables")
     assert response.status_code == 405 and "can't be used that way" in response.get_json()["error"]
     page = client.get("/no/such/page")
-    assert page.status_code == 404 and "There is no page at this address" in text(page)
+    assert page.status_code == 404 and "There is no page at this address" in page_text(page)

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from app.tables import codes
-from tests.conftest import create_via_api, csrf_token, snapshot, text
+from tests.conftest import create_via_api, csrf_token, page_text, snapshot
 from tests.games.test_registry import PLAYER_COUNTS
 
 
@@ -26,7 +26,7 @@ def test_setup_form_shows_each_option_and_marks_assumed_values(client):
 def test_unknown_game_setup_page_is_a_404_page(client):
     response = client.get("/new/monopoly")
     assert response.status_code == 404
-    assert "There is no page at this address" in text(response)
+    assert "There is no page at this address" in page_text(response)
 
 
 def test_creating_from_the_form_gives_host_rights_and_the_host_screen(client):

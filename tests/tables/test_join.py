@@ -4,16 +4,16 @@ import re
 
 from app.extensions import db
 from app.models import Table
-from tests.conftest import any_csrf_token, create_via_api, csrf_token, join_via_api, snapshot, text
+from tests.conftest import any_csrf_token, create_via_api, csrf_token, join_via_api, page_text, snapshot
 
 
 def host_table(client, slug="survive-6am", **options):
     """A table created in `client`'s browser, so that browser holds host rights."""
     token = csrf_token(client, f"/new/{slug}")
     response = client.post(f"/new/{slug}", data={"csrf_token": token, **options})
-    assert response.status_code == 303, text(response)
+    assert response.status_code == 303, page_text(response)
     code = response.headers["Location"].rsplit("/", 1)[-1]
-    page = text(client.get(f"/t/{code}"))
+    page = page_text(client.get(f"/t/{code}"))
     key = re.search(r'class="join-key">([A-Z0-9 ]+)<', page).group(1).replace(" ", "")
     return code, key
 
@@ -30,7 +30,7 @@ def join_form(phone, code, key, name, seat=None, watch=False):
 
 def test_join_page_offers_the_free_seats(client, phone):
     code, key = host_table(client, players="2")
-    page = text(phone.get(f"/j/{code}?k={key}"))
+    page = page_text(phone.get(f"/j/{code}?k={key}"))
     assert 'value="1"' in page and "Orange" in page and "Purple" in page
     assert 'name="name"' in page and 'maxlength="24"' in page
 
@@ -41,8 +41,8 @@ def test_a_phone_joins_and_the_host_screen_shows_it_in_the_seat(client, phone):
     assert response.status_code == 303 and response.headers["Location"] == f"/t/{code}/seat"
     seat_page = phone.get(f"/t/{code}/seat", follow_redirects=True)
     assert seat_page.request.path == f"/t/{code}/seats/2"
-    assert "Purple" in text(seat_page) and "Alice" in text(seat_page)
-    host = text(client.get(f"/t/{code}"))
+    assert "Purple" in page_text(seat_page) and "Alice" in page_text(seat_page)
+    host = page_text(client.get(f"/t/{code}"))
     assert re.search(r"Purple</span>\s*<span class=\"seat-player\">Alice", host)
 
 
@@ -58,9 +58,9 @@ def test_the_join_key_is_required_and_checked(client, phone, app):
     code, key = host_table(client)
     before = snapshot(app)
     missing = phone.get(f"/j/{code}")
-    assert missing.status_code == 403 and "missing its key" in text(missing)
+    assert missing.status_code == 403 and "missing its key" in page_text(missing)
     wrong = phone.get(f"/j/{code}?k=AAAAAAAA")
-    assert wrong.status_code == 403 and "doesn't match this table" in text(wrong)
+    assert wrong.status_code == 403 and "doesn't match this table" in page_text(wrong)
     token = any_csrf_token(phone)
     forged = phone.post(f"/j/{code}", data={"csrf_token": token, "k": "AAAAAAAA", "name": "Mallory"})
     assert forged.status_code == 403
@@ -75,9 +75,9 @@ def test_the_home_page_join_form_accepts_what_people_type(client, phone):
 
 def test_unknown_and_malformed_codes_get_a_clear_page(phone):
     unknown = phone.get("/j/ZZZZZ?k=AAAAAAAA")
-    assert unknown.status_code == 404 and "no table with the code ZZZZZ" in text(unknown)
+    assert unknown.status_code == 404 and "no table with the code ZZZZZ" in page_text(unknown)
     malformed = phone.get("/j/NOT-A-CODE-AT-ALL")
-    assert malformed.status_code == 404 and "Codes have 5 letters" in text(malformed)
+    assert malformed.status_code == 404 and "Codes have 5 letters" in page_text(malformed)
     assert phone.get("/join?code=%3Cscript%3E&key=x").status_code == 404
 
 
@@ -88,7 +88,7 @@ def test_an_expired_table_gets_a_clear_page(client, phone, app):
         table.updated_at = table.updated_at.replace(year=table.updated_at.year - 1)
         db.session.commit()
     response = phone.get(f"/j/{code}?k={key}")
-    assert response.status_code == 410 and "expired" in text(response)
+    assert response.status_code == 410 and "expired" in page_text(response)
     assert client.get(f"/api/tables/{code}").status_code == 410
 
 
@@ -96,11 +96,11 @@ def test_a_full_table_offers_watching_and_refuses_another_seat(client, phone, ap
     code, key = host_table(client, players="1")
     join_form(phone, code, key, "Alice")
     other = app.test_client()
-    page = text(other.get(f"/j/{code}?k={key}"))
+    page = page_text(other.get(f"/j/{code}?k={key}"))
     assert "Every seat is taken" in page and "Just watch" in page
     before = snapshot(app)
     refused = join_form(other, code, key, "Bob", seat=1)
-    assert refused.status_code == 409 and "already taken by Alice" in text(refused)
+    assert refused.status_code == 409 and "already taken by Alice" in page_text(refused)
     assert snapshot(app) == before
 
 
@@ -108,10 +108,10 @@ def test_spectators_join_read_only(client, phone):
     code, key = host_table(client, players="1")
     response = join_form(phone, code, key, "Grandma", watch=True)
     assert response.status_code == 303
-    page = text(phone.get(f"/t/{code}/seat"))
+    page = page_text(phone.get(f"/t/{code}/seat"))
     assert "Watching as Grandma" in page and "Free seat" not in page
     assert phone.get(f"/t/{code}/seats/1").status_code == 403
-    assert "Watching: Grandma" in text(client.get(f"/t/{code}"))
+    assert "Watching: Grandma" in page_text(client.get(f"/t/{code}"))
 
 
 def test_a_finished_table_takes_no_more_players(client, phone, app):
@@ -119,7 +119,7 @@ def test_a_finished_table_takes_no_more_players(client, phone, app):
     client.post(f"/t/{code}/end", data={"csrf_token": csrf_token(client, f"/t/{code}")})
     before = snapshot(app)
     response = phone.get(f"/j/{code}?k={key}")
-    assert response.status_code == 410 and "has ended" in text(response)
+    assert response.status_code == 410 and "has ended" in page_text(response)
     late = phone.post(f"/j/{code}", data={"csrf_token": any_csrf_token(phone), "k": key, "name": "Late"})
     assert late.status_code == 410
     assert snapshot(app) == before
@@ -142,7 +142,7 @@ def test_the_host_frees_a_seat_and_its_phone_must_join_again(client, phone, app)
     response = client.post(f"/t/{code}/seats/1/free", data={"csrf_token": csrf_token(client, f"/t/{code}")})
     assert response.status_code == 303
     gone = phone.get(f"/t/{code}/seat")
-    assert gone.status_code == 403 and "freed your seat" in text(gone)
+    assert gone.status_code == 403 and "freed your seat" in page_text(gone)
     assert phone.get(f"/t/{code}/seats/1").status_code == 403
     assert join_form(phone, code, key, "Alice", seat=1).status_code == 303
 
@@ -154,7 +154,7 @@ def test_a_phone_cannot_free_seats_or_end_the_game(client, phone, app):
     before = snapshot(app)
     for url in (f"/t/{code}/seats/1/free", f"/t/{code}/end"):
         response = phone.post(url, data={"csrf_token": token})
-        assert response.status_code == 403 and "Only the host" in text(response)
+        assert response.status_code == 403 and "Only the host" in page_text(response)
     assert snapshot(app) == before
 
 
@@ -164,18 +164,18 @@ def test_the_host_seats_a_player_without_a_phone_and_plays_for_them(client):
                                                            "name": "Grandpa"})
     assert response.status_code == 303
     page = client.get(f"/t/{code}/seats/2")
-    assert page.status_code == 200 and "playing for Purple" in text(page)
-    assert "Grandpa" in text(page)
+    assert page.status_code == 200 and "playing for Purple" in page_text(page)
+    assert "Grandpa" in page_text(page)
 
 
 def test_the_seat_list_answers_204_while_nothing_changed(client, phone):
     code, key = host_table(client, players="2")
     current = client.get(f"/t/{code}/seats")
-    version = re.search(r"v=(\d+)", text(current)).group(1)
+    version = re.search(r"v=(\d+)", page_text(current)).group(1)
     assert client.get(f"/t/{code}/seats?v={version}").status_code == 204
     join_form(phone, code, key, "Alice")
     changed = client.get(f"/t/{code}/seats?v={version}")
-    assert changed.status_code == 200 and "Alice" in text(changed)
+    assert changed.status_code == 200 and "Alice" in page_text(changed)
 
 
 def test_the_qr_endpoints_carry_the_join_link(client):

@@ -1,0 +1,73 @@
+"""Browser fixtures: Debian's Chromium driven by Playwright, against a real Night Shift server process."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import IN_CI
+from tests.server import running_server
+
+CHROMIUM = os.environ.get("NIGHTSHIFT_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+HOST = {"viewport": {"width": 1280, "height": 800}}
+
+
+def _missing(reason: str):
+    """On a laptop without a browser the tests skip; in CI a missing browser is a failure."""
+    if IN_CI:
+        pytest.fail(f"{reason} (CI=true: browser tests must run)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("Playwright is not installed: pip install -e '.[test]'")
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        _missing(f"No Chromium at {CHROMIUM}: apt-get install -y chromium")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def live_server(tmp_path, database_url):
+    """The server the README starts; its QR code carries a loopback address, the only one tests may reach."""
+    with running_server(tmp_path / "instance", database_url, public_url="http://127.0.0.1:{port}") as base:
+        yield base
+
+
+@pytest.fixture
+def screens(browser):
+    """Open browser contexts (host and phones) and record every CSP violation or page error they see."""
+    contexts, problems = [], []
+
+    def open_screen(kind: dict):
+        context = browser.new_context(**kind)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("console", lambda message: problems.append(f"{page.url}: {message.text} at {message.location}")
+                if message.type == "error" else None)
+        page.on("pageerror", lambda error: problems.append(str(error)))
+        return page
+
+    open_screen.problems = problems
+    yield open_screen
+    for context in contexts:
+        context.close()
+
+
+def shoot(page, name: str) -> None:
+    """Keep a screenshot for people to look at (test-artifacts/ is git-ignored)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

@@ -1,0 +1,56 @@
+"""Run the real `nightshift` server (gunicorn, gevent worker) in a child process for restart and browser tests."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def running_server(instance: Path, database_url: str, port: int | None = None, public_url: str | None = None):
+    """Start Night Shift as the README does, wait until it answers, and stop it cleanly afterwards."""
+    port = port or free_port()
+    env = {key: value for key, value in os.environ.items() if not key.startswith("NIGHTSHIFT_")}
+    env |= {"NIGHTSHIFT_INSTANCE_PATH": str(instance), "NIGHTSHIFT_DATABASE_URL": database_url}
+    if public_url is not None:
+        env["NIGHTSHIFT_PUBLIC_URL"] = public_url.format(port=port)
+    log = open(instance.parent / f"server-{port}.log", "ab")  # noqa: SIM115 - closed below
+    process = subprocess.Popen([sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)],
+                               cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"Night Shift did not start: {(instance.parent / f'server-{port}.log').read_text()}")
+            time.sleep(0.2)
+        yield base
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        log.close()
