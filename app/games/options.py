@@ -19,7 +19,8 @@ class Option:
     label: str
     default: Any
     help: str = ""
-    source: str = "verified"  # "verified" (printed in the rulebook) or "assumed" (our default, check your box)
+    # "verified": printed in the rulebook; "assumed": our default, check your box; "choice": how this table plays
+    source: str = "verified"
     kind: str = field(default="", init=False)
 
     def parse(self, raw: Any, *, from_form: bool = False) -> Any:  # pragma: no cover - abstract

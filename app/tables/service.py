@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from ..errors import Conflict, Forbidden, Gone, Invalid, NotFound
 from ..extensions import db
 from ..games import OptionError, UnknownGame, get_game
-from ..models import Action, Seat, Table, utcnow
+from ..models import Action, Seat, Table, as_utc, utcnow
 from . import codes
 
 NAME_MAX = 24
@@ -62,8 +62,7 @@ def find_table(code: object) -> Table:
 
 
 def is_expired(table: Table) -> bool:
-    updated = table.updated_at if table.updated_at.tzinfo else table.updated_at.replace(tzinfo=UTC)
-    return datetime.now(UTC) - updated > timedelta(days=current_app.config["TABLE_TTL_DAYS"])
+    return datetime.now(UTC) - as_utc(table.updated_at) > timedelta(days=current_app.config["TABLE_TTL_DAYS"])
 
 
 def visitor_for_token(table: Table, token: str | None) -> Visitor | None:
@@ -306,7 +305,7 @@ def describe(table: Table, visitor: Visitor | None = None) -> dict[str, Any]:
         "seats": [{"number": seat.number, "name": seat.name, "player": seat.player_name,
                    "occupied": seat.occupied} for seat in table.player_seats],
         "spectators": len(table.spectators),
-        "created_at": table.created_at.isoformat(),
+        "created_at": as_utc(table.created_at).isoformat(),
     }
     if visitor is not None and visitor.seat is not None:
         data["you"] = {"role": visitor.seat.role, "number": visitor.seat.number, "name": visitor.seat.name,

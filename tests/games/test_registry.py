@@ -171,3 +171,10 @@ def test_describe_lists_every_option_for_the_api():
     described = REGISTRY["directors-cut"].describe()
     assert described["players"] == {"min": 1, "max": 7}
     assert [option["key"] for option in described["options"]][:2] == ["night", "guards"]
+
+
+def test_every_option_says_whether_it_is_printed_assumed_or_a_table_choice():
+    for spec in REGISTRY.values():
+        for option in spec.options:
+            assert option.source in ("verified", "assumed", "choice"), (spec.slug, option.key)
+    assert REGISTRY["survive-6am"].option("power_dice").source == "choice"

@@ -30,6 +30,7 @@ SPEC = GameSpec(
                      help="Who reacts first when power is tied. The rulebook does not say who holds the star."),
         ChoiceOption("power_dice", "Power dice", "physical",
                      choices=(("physical", "Roll the real dice and enter them"), ("virtual", "The app rolls")),
+                     source="choice",
                      help="The real dice's faces are not printed in the rulebook, so entering them is the default."),
         NumberListOption("power_die_faces", "Power die faces (for app rolls)", PROFILE["power_die_faces"].value,
                          length=6, minimum=0, maximum=100, source="assumed",
