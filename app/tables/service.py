@@ -79,8 +79,9 @@ def visitor_for_token(table: Table, token: str | None) -> Visitor | None:
 def seat_by_number(table: Table, number: object) -> Seat:
     """A player seat by its number (1-based) or its name as the box prints it."""
     for seat in table.player_seats:
-        if number == seat.number or (isinstance(number, str) and number.strip().lower() in
-                                     (str(seat.number), seat.name.lower())):
+        by_number = isinstance(number, int) and not isinstance(number, bool) and number == seat.number
+        by_text = isinstance(number, str) and number.strip().lower() in (str(seat.number), seat.name.lower())
+        if by_number or by_text:
             return seat
     names = ", ".join(f"{seat.number} ({seat.name})" for seat in table.player_seats)
     raise NotFound(f"This table has no seat {str(number)[:20]!r}. Its seats are {names}.")

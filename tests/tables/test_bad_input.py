@@ -102,6 +102,8 @@ def test_join_refuses_a_duplicate_name_at_the_same_table(client, app, table):
     ("Green", 404, "This table has no seat 'Green'"),
     (0, 404, "no seat"),
     ([1], 404, "no seat"),
+    (True, 404, "no seat"),
+    (1.0, 404, "no seat"),
 ])
 def test_join_refuses_seats_that_do_not_exist(client, app, table, seat, status, message):
     body = {"name": "Zed", "key": table["join_key"], "seat": seat}
