@@ -197,3 +197,15 @@ def test_api_join_gives_a_seat_token_that_reads_the_table(client):
     assert "join_key" not in data
     host = client.get(f"/api/tables/{table['code']}", headers={"Authorization": f"Bearer {table['host_token']}"})
     assert host.get_json()["join_key"] == table["join_key"]
+
+
+def test_scripts_fetch_the_qr_code_with_the_host_token_only(client, app):
+    table = create_via_api(client, "flipside")
+    stranger = app.test_client()
+    png = stranger.get(f"/t/{table['code']}/qr.png", headers={"Authorization": f"Bearer {table['host_token']}"})
+    assert png.status_code == 200 and png.mimetype == "image/png"
+    seat = join_via_api(client, table, "Ann")
+    refused = stranger.get(f"/t/{table['code']}/qr.svg", headers={"Authorization": f"Bearer {seat['seat_token']}"})
+    assert refused.status_code == 403 and "host screen" in page_text(refused)
+    forged = stranger.get(f"/t/{table['code']}/qr.svg", headers={"Authorization": "Bearer nope"})
+    assert forged.status_code == 401
