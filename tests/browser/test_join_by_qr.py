@@ -79,6 +79,18 @@ def test_a_phone_joins_by_scanning_the_qr_and_the_host_screen_shows_it(live_serv
     # Rescanning on the same phone returns to the same seat.
     phone.goto(join_url)
     phone.wait_for_url(f"**/t/{code}/seats/2")
+
+    # Pass-and-play: the host seats a player who has no phone, then ends the game (after confirming).
+    host.locator(".seat-orange").get_by_text("No phone? Seat a player here").click()
+    host.get_by_label("Name of the player at Orange").fill("Grandpa")
+    host.locator(".seat-orange").get_by_role("button", name="Seat").click()
+    expect(host.locator(".seat-orange .seat-player")).to_have_text("Grandpa")
+    expect(phone.locator(".seat-orange .seat-player")).to_have_text("Grandpa", timeout=10_000)
+    host.get_by_text("End the game…").click()
+    host.get_by_role("button", name="Yes, end the game").click()
+    expect(host.get_by_role("heading", name="This game has ended")).to_be_visible()
+    phone.goto(join_url)
+    expect(phone.locator(".notice")).to_have_text("This game has ended.")
     assert screens.problems == [], screens.problems
 
 
@@ -97,3 +109,29 @@ def test_the_home_setup_and_error_pages_work_at_phone_size(live_server, screens)
     assert serious_violations(phone) == []
     shoot(phone, "error-phone")
     assert [problem for problem in screens.problems if "404" not in problem] == []
+
+
+@pytest.mark.parametrize("width,height", [(360, 740), (1920, 1080)])
+def test_host_and_join_pages_fit_from_a_small_phone_to_a_tv(live_server, screens, width, height):
+    """Nothing scrolls sideways at 360px, and on a TV the QR code fills most of the screen's height."""
+    from playwright.sync_api import expect
+
+    page = screens({"viewport": {"width": width, "height": height}})
+    page.goto(live_server + "/new/crystal-lake")
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_url("**/t/*")
+    key = page.locator(".join-key").inner_text().replace(" ", "")
+    code = page.url.rsplit("/", 1)[-1]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    qr = page.locator(".qr-frame").bounding_box()
+    if width >= 1920:
+        assert qr["height"] >= 0.6 * height, qr
+    else:
+        assert qr["width"] >= 0.8 * width, qr
+    shoot(page, f"host-{width}")
+    page.goto(f"{live_server}/j/{code}?k={key}")
+    expect(page.get_by_role("button", name="Take my seat")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    button = page.get_by_role("button", name="Take my seat").bounding_box()
+    assert button["height"] >= 44  # a fingertip
+    shoot(page, f"join-{width}")
