@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, jsonify, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
 
@@ -54,6 +55,11 @@ class Invalid(NightShiftError):
     title = "Check your choices"
 
 
+class Unavailable(NightShiftError):
+    status = 503
+    title = "Night Shift is catching its breath"
+
+
 # Werkzeug's own errors, reworded for the people at the table.
 HTTP_SENTENCES = {
     400: "The request was malformed. Reload the page and try again.",
@@ -69,10 +75,18 @@ def wants_json() -> bool:
     return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
 
 
+def back_to_table() -> str | None:
+    """After a refused form at a table, the way back to it (the host screen or this phone's seat)."""
+    code = (request.view_args or {}).get("code")
+    if request.method != "POST" or not isinstance(code, str) or not code.isalnum():
+        return None
+    return url_for("tables.my_seat", code=code.upper())
+
+
 def render_error(status: int, title: str, message: str, extra: dict | None = None):
     if wants_json():
         return jsonify({"error": message, **(extra or {})}), status
-    return render_template("error.html", status=status, title=title, message=message), status
+    return render_template("error.html", status=status, title=title, message=message, back=back_to_table()), status
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -86,6 +100,12 @@ def register_error_handlers(app: Flask) -> None:
     def csrf_error(error: CSRFError):
         return render_error(400, "This page went stale",
                             "This form expired or didn't come from Night Shift. Reload the page and try again.")
+
+    @app.errorhandler(OperationalError)
+    def database_unavailable(error: OperationalError):
+        app.logger.error("database unavailable: %s", error)
+        return render_error(503, Unavailable.title, "Night Shift can't reach its database right now. "
+                                                    "Nothing was changed; try again in a moment.")
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

@@ -41,7 +41,8 @@ def index():
 def join_lookup():
     """The home page's 'join by code' form: a code and the key shown on the host screen."""
     table = service.find_table(request.args.get("code", ""))
-    key = codes.normalise(request.args.get("key", ""), codes.KEY_LENGTH) or ""
+    typed = request.args.get("key", "").strip()[:32]
+    key = codes.normalise(typed, codes.KEY_LENGTH) or typed  # a mistyped key is refused as wrong, not as missing
     return redirect(url_for("tables.join_page", code=table.code, k=key or None))
 
 
@@ -88,7 +89,7 @@ def host_screen(code: str):
     _host_only(table)
     base = base_url()
     link = join_url(table, base)
-    others = [address for address in lan.candidates()] if not base.source.startswith("NIGHTSHIFT") else []
+    others = lan.candidates() if base.source != "NIGHTSHIFT_PUBLIC_URL" else []
     return render_template("tables/host.html", **_table_view(table, visitor), base=base, join_url=link,
                            qr_svg=qr.svg(link), join_key=codes.spaced(table.join_key), other_addresses=others)
 
@@ -129,6 +130,7 @@ def join_page(code: str):
     key = request.args.get("k", "")
     service.check_join_key(table, key)
     if stale:
+        auth.forget(table.code, "seat")
         flash("The host freed your seat. Pick a seat to join again.")
     return render_template("tables/join.html", **_table_view(table, visitor), key=key, error=None, name="")
 

@@ -12,7 +12,7 @@ from flask import current_app
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from ..errors import Conflict, Forbidden, Gone, Invalid, NotFound
+from ..errors import Conflict, Forbidden, Gone, Invalid, NotFound, Unavailable
 from ..extensions import db
 from ..games import OptionError, UnknownGame, get_game
 from ..models import Action, Seat, Table, as_utc, utcnow
@@ -148,6 +148,7 @@ def _write(table_id: int, change: Callable[[Table], tuple[T, str, str, Seat | No
     `change` returns (result, action type, log text, seat or None, actor). Any typed error it raises leaves
     the database exactly as it was.
     """
+    busy = False
     for _ in range(attempts):
         db.session.rollback()
         table = db.session.get(Table, table_id, populate_existing=True)
@@ -163,14 +164,17 @@ def _write(table_id: int, change: Callable[[Table], tuple[T, str, str, Seat | No
             db.session.add(Action(table_id=table.id, seq=version + 1, seat_id=seat.id if seat else None,
                                   actor=actor, type=kind, text=text, undoable=False))
             db.session.commit()
-        except (IntegrityError, OperationalError):
+        except (IntegrityError, OperationalError) as error:
             db.session.rollback()  # a concurrent writer won the row or the lock: try again on fresh state
+            busy = isinstance(error, OperationalError)
             continue
         except Exception:
             db.session.rollback()
             raise
         db.session.refresh(table)
         return result
+    if busy:
+        raise Unavailable("Night Shift's database is busy or unreachable. Nothing was changed; try again in a moment.")
     raise Conflict("Too many people changed this table at the same moment. Try again.")
 
 

@@ -197,3 +197,15 @@ def test_wrong_methods_and_unknown_pages_are_sentences_not_traces(client):
     assert response.status_code == 405 and "can't be used that way" in response.get_json()["error"]
     page = client.get("/no/such/page")
     assert page.status_code == 404 and "There is no page at this address" in page_text(page)
+
+
+def test_an_unreachable_database_is_a_503_sentence_not_a_trace(tmp_path):
+    from app import create_app
+
+    broken = create_app({"INSTANCE_PATH": tmp_path,
+                         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/missing-folder/nope.sqlite3"})
+    client = broken.test_client()
+    response = client.get("/api/tables/ABCDE")
+    assert response.status_code == 503 and "can't reach its database" in response.get_json()["error"]
+    page = client.get("/j/ABCDE?k=AAAAAAAA")
+    assert page.status_code == 503 and "Nothing was changed" in page_text(page)

@@ -71,6 +71,8 @@ def test_the_home_page_join_form_accepts_what_people_type(client, phone):
     code, key = host_table(client)
     response = phone.get(f"/join?code={code.lower()}&key={key[:4].lower()}-{key[4:]}")
     assert response.status_code == 302 and response.headers["Location"] == f"/j/{code}?k={key}"
+    mistyped = phone.get(f"/join?code={code}&key={key[:7]}", follow_redirects=True)
+    assert mistyped.status_code == 403 and "doesn't match this table" in page_text(mistyped)
 
 
 def test_unknown_and_malformed_codes_get_a_clear_page(phone):
@@ -209,3 +211,21 @@ def test_scripts_fetch_the_qr_code_with_the_host_token_only(client, app):
     assert refused.status_code == 403 and "host screen" in page_text(refused)
     forged = stranger.get(f"/t/{table['code']}/qr.svg", headers={"Authorization": "Bearer nope"})
     assert forged.status_code == 401
+
+
+def test_a_refused_host_form_offers_the_way_back_to_the_table(client, app):
+    code, _ = host_table(client, players="2")
+    before = snapshot(app)
+    refused = client.post(f"/t/{code}/seats/1/sit", data={"csrf_token": any_csrf_token(client), "name": "<b>"})
+    assert refused.status_code == 422 and "not < > { }" in page_text(refused)
+    assert f'href="/t/{code}/seat">Back to the table' in page_text(refused)
+    assert snapshot(app) == before
+    assert client.get(f"/t/{code}/seat").headers["Location"] == f"/t/{code}"
+
+
+def test_a_freed_phone_is_told_once_and_can_rejoin(client, phone):
+    code, key = host_table(client, players="2")
+    join_form(phone, code, key, "Alice", seat=1)
+    client.post(f"/t/{code}/seats/1/free", data={"csrf_token": csrf_token(client, f"/t/{code}")})
+    assert "The host freed your seat" in page_text(phone.get(f"/j/{code}?k={key}"))
+    assert "The host freed your seat" not in page_text(phone.get(f"/j/{code}?k={key}"))
