@@ -107,3 +107,13 @@ def test_games_endpoint_documents_the_registry(client):
     assert games[0]["options"][0] == {"key": "players", "label": "Players", "kind": "int", "default": 2,
                                       "source": "verified", "help": games[0]["options"][0]["help"], "min": 1,
                                       "max": 2}
+
+
+def test_games_without_rules_yet_say_so_instead_of_promising_features(client):
+    from app.games import REGISTRY
+
+    waiting = [spec for spec in REGISTRY.values() if spec.rules is None]
+    home = page_text(client.get("/"))
+    assert home.count("game tracking comes next") == len(waiting)
+    for spec in waiting:
+        assert "game tracking arrives in a later version" in page_text(client.get(f"/new/{spec.slug}"))
