@@ -43,7 +43,11 @@ def create_table():
 @bp.get("/tables/<code>")
 def get_table(code: str):
     table = service.find_table(code)
-    return jsonify(service.describe(table, auth.api_visitor(table)))
+    visitor = auth.api_visitor(table)
+    data = service.describe(table, visitor)
+    if visitor.host:
+        data["join_url"] = join_url(table)  # so a script holding the host token can show the QR code
+    return jsonify(data)
 
 
 @bp.post("/tables/<code>/join")

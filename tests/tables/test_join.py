@@ -198,7 +198,8 @@ def test_api_join_gives_a_seat_token_that_reads_the_table(client):
     assert data["you"] == {"role": "player", "number": 2, "name": "Player 2", "player": "Bo"}
     assert "join_key" not in data
     host = client.get(f"/api/tables/{table['code']}", headers={"Authorization": f"Bearer {table['host_token']}"})
-    assert host.get_json()["join_key"] == table["join_key"]
+    assert host.get_json()["join_key"] == table["join_key"] and host.get_json()["join_url"] == table["join_url"]
+    assert "join_url" not in data
 
 
 def test_scripts_fetch_the_qr_code_with_the_host_token_only(client, app):
