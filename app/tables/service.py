@@ -194,14 +194,14 @@ def create_table(game: object, raw_options: object, *, from_form: bool = False) 
                       join_key=codes.new_join_key(), host_token_hash=codes.token_hash(host_token))
         table.seats = [Seat(role="player", number=number, name=seat.name, colour=seat.colour)
                        for number, seat in enumerate(seat_defs, start=1)]
-        db.session.add(table)
-        db.session.flush()
-        db.session.add(Action(table_id=table.id, seq=1, actor="host", type="table.create", undoable=False,
-                              text=f"Table {code} opened for {spec.name}, {len(seat_defs)} seats."))
         try:
+            db.session.add(table)
+            db.session.flush()
+            db.session.add(Action(table_id=table.id, seq=1, actor="host", type="table.create", undoable=False,
+                                  text=f"Table {code} opened for {spec.name}, {len(seat_defs)} seats."))
             db.session.commit()
         except IntegrityError:
-            db.session.rollback()
+            db.session.rollback()  # another table took this code between the check and the insert
             continue
         return table, host_token
     raise Conflict("Could not find a free table code. Try again.")

@@ -118,3 +118,20 @@ def test_games_without_rules_yet_say_so_instead_of_promising_features(client):
     for spec in waiting:
         setup = " ".join(page_text(client.get(f"/new/{spec.slug}")).split())
         assert "game tracking arrives in a later version" in setup
+
+
+def test_a_code_taken_at_the_last_moment_is_retried_not_a_500(client, app, monkeypatch):
+    from app.tables import codes as table_codes
+
+    first = create_via_api(client, "flipside")["code"]
+    fresh = iter([first, first, "ZZZZZ"])
+    monkeypatch.setattr(table_codes, "new_code", lambda: next(fresh))
+    from app.extensions import db
+
+    real_scalar = db.session.scalar
+    monkeypatch.setattr(db.session, "scalar", lambda *a, **k: 0)  # the existence check misses the clash
+    try:
+        second = client.post("/api/tables", json={"game": "flipside"})
+    finally:
+        monkeypatch.setattr(db.session, "scalar", real_scalar)
+    assert second.status_code == 201 and second.get_json()["code"] == "ZZZZZ"
