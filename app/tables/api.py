@@ -22,6 +22,14 @@ def json_body() -> dict[str, Any]:
     return body
 
 
+def table_view(table, visitor: service.Visitor) -> dict[str, Any]:
+    """The table as this token may see it; the host also gets the join link its QR code carries."""
+    data = service.describe(table, visitor)
+    if visitor.host:
+        data["join_url"] = join_url(table)
+    return data
+
+
 @bp.get("/games")
 def games():
     """Every game on the registry with its player counts and setup options."""
@@ -35,19 +43,13 @@ def create_table():
     if unknown:
         raise BadRequest(f"Unknown field {unknown[0]!r}; send 'game' and 'options'.")
     table, host_token = service.create_table(body.get("game"), body.get("options", {}))
-    data = service.describe(table, service.Visitor(host=True))
-    data |= {"join_url": join_url(table), "host_token": host_token}
-    return jsonify(data), 201
+    return jsonify(table_view(table, service.Visitor(host=True)) | {"host_token": host_token}), 201
 
 
 @bp.get("/tables/<code>")
 def get_table(code: str):
     table = service.find_table(code)
-    visitor = auth.api_visitor(table)
-    data = service.describe(table, visitor)
-    if visitor.host:
-        data["join_url"] = join_url(table)  # so a script holding the host token can show the QR code
-    return jsonify(data)
+    return jsonify(table_view(table, auth.api_visitor(table)))
 
 
 @bp.post("/tables/<code>/join")
@@ -70,11 +72,11 @@ def join(code: str):
 def free_seat(code: str, number: int):
     table = service.find_table(code)
     service.free_seat(table, auth.api_visitor(table), number)
-    return jsonify(service.describe(table, service.Visitor(host=True)))
+    return jsonify(table_view(table, service.Visitor(host=True)))
 
 
 @bp.post("/tables/<code>/end")
 def end_table(code: str):
     table = service.find_table(code)
     service.end_table(table, auth.api_visitor(table))
-    return jsonify(service.describe(table, service.Visitor(host=True)))
+    return jsonify(table_view(table, service.Visitor(host=True)))

@@ -85,3 +85,10 @@ def browser_visitor(table: Table) -> tuple[Visitor | None, bool]:
     if seat is not None and seat.seat is not None:
         return seat, False
     return None, bool(seat_token)
+
+
+def request_visitor(table: Table) -> tuple[Visitor | None, bool]:
+    """Whoever sent this request: a script's bearer token when one is sent, else the browser's cookie."""
+    if bearer_token() is not None:
+        return api_visitor(table), False
+    return browser_visitor(table)

@@ -22,10 +22,7 @@ def _game_or_404(slug: str):
 
 def _host_only(table: Table) -> service.Visitor:
     """Host rights from the browser's cookie, or from the host's bearer token for scripts."""
-    if auth.bearer_token() is not None:
-        visitor = auth.api_visitor(table)
-    else:
-        visitor, _ = auth.browser_visitor(table)
+    visitor, _ = auth.request_visitor(table)
     if visitor is None or not visitor.host:
         raise Forbidden(f"This is the host screen of table {table.code}, and this device isn't its host. "
                         "To play, scan the QR code on the host screen with your phone.")
