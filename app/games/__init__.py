@@ -9,9 +9,10 @@ from .night_of_frights import SPEC as NIGHT_OF_FRIGHTS
 from .options import OptionError
 from .spec import GameSpec, SeatDef
 from .survive_6am import SPEC as SURVIVE_6AM
+from .tracker import SPEC as TRACKER
 
 REGISTRY: dict[str, GameSpec] = {
-    spec.slug: spec for spec in (SURVIVE_6AM, NIGHT_OF_FRIGHTS, DIRECTORS_CUT, FLIPSIDE, CRYSTAL_LAKE)
+    spec.slug: spec for spec in (SURVIVE_6AM, NIGHT_OF_FRIGHTS, DIRECTORS_CUT, FLIPSIDE, CRYSTAL_LAKE, TRACKER)
 }
 
 

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from ..dice import DiceError
+from ..dice import parse as parse_dice
 
 
 class OptionError(ValueError):
@@ -170,6 +175,173 @@ class NumberListOption(Option):
 
     def describe(self) -> dict:
         return super().describe() | {"length": self.length, "min": self.minimum, "max": self.maximum}
+
+
+MARKUP = set("<>{}[]\\`$")
+COUNTER_LIMIT = 10**9  # how far any counter may go, bounded or not
+
+
+def _split_top_level(text: str, separators: str) -> list[str]:
+    """Split at separators that are not inside {...}, so d{0,5,10} stays one piece."""
+    parts, current, depth = [], "", 0
+    for char in text:
+        depth += (char == "{") - (char == "}")
+        if char in separators and depth <= 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    return parts + [current]
+
+
+@dataclass(frozen=True)
+class CounterListOption(Option):
+    """Named counters a host defines: one line 'Name, each|shared, min, max, start' or a JSON object each."""
+
+    min_count: int = 1
+    max_count: int = 12
+    name_length: int = 24
+    kind: str = field(default="counters", init=False)
+
+    def parse(self, raw: Any, *, from_form: bool = False) -> list[dict[str, Any]]:
+        if isinstance(raw, str):
+            if len(raw) > 100 * self.max_count:
+                raise OptionError(f"{self.label}: that is too much text for {self.max_count} counters.")
+            lines = [(f"Line {number}", line) for number, line in
+                     enumerate(raw.replace("\r\n", "\n").replace(";", "\n").split("\n"), start=1) if line.strip()]
+            entries = [(where, self._from_line(where, line)) for where, line in lines]
+        elif isinstance(raw, Sequence) and not isinstance(raw, (bytes, bytearray)):
+            entries = [(f"Counter {number}", self._from_object(f"Counter {number}", item))
+                       for number, item in enumerate(raw, start=1)]
+        else:
+            raise OptionError(f"{self.label} must be a list of counters, like 'Health, each, 0, 20, 20'.")
+        if not entries:
+            raise OptionError(f"{self.label}: list at least one counter, like 'Health, each, 0, 20, 20'.")
+        if not self.min_count <= len(entries) <= self.max_count:
+            raise OptionError(f"{self.label}: list {self.min_count} to {self.max_count} counters, not {len(entries)}.")
+        seen: dict[str, str] = {}
+        for where, counter in entries:
+            folded = counter["name"].casefold()
+            if folded in seen:
+                raise OptionError(f"{where}: there is already a counter called {seen[folded]}; "
+                                  "give each counter its own name.")
+            seen[folded] = counter["name"]
+        return [counter for _, counter in entries]
+
+    def _from_line(self, where: str, line: str) -> dict[str, Any]:
+        fields = [part.strip() for part in line.split(",")]
+        if len(fields) > 5:
+            raise OptionError(f"{where}: write at most 5 parts, 'Name, each|shared, min, max, start' "
+                              "(a name can't contain a comma).")
+        fields += [""] * (5 - len(fields))
+        name, scope, low, high, start = fields
+        numbers = [self._number(where, label, text) for label, text in
+                   (("minimum", low), ("maximum", high), ("start value", start))]
+        return self._checked(where, name, scope.lower(), *numbers)
+
+    def _number(self, where: str, label: str, text: str) -> int | None:
+        if text == "":
+            return None
+        if re.fullmatch(r"[+-]?[0-9]{1,10}", text):
+            return int(text)
+        raise OptionError(f"{where}: the {label} must be a whole number or left blank, not '{text}'.")
+
+    def _from_object(self, where: str, item: Any) -> dict[str, Any]:
+        if not isinstance(item, Mapping):
+            raise OptionError(f"{where} must be an object like "
+                              '{"name": "Health", "scope": "each", "min": 0, "max": 20, "start": 20}.')
+        unknown = sorted(str(key) for key in item if key not in ("name", "scope", "min", "max", "start"))
+        if unknown:
+            raise OptionError(f"{where}: '{unknown[0]}' isn't part of a counter; use name, scope, min, max and start.")
+        numbers = []
+        for key, label in (("min", "minimum"), ("max", "maximum"), ("start", "start value")):
+            value = item.get(key)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise OptionError(f"{where}: the {label} must be a whole number or null.")
+            numbers.append(value)
+        name, scope = item.get("name", ""), item.get("scope", "")
+        if not isinstance(name, str) or not isinstance(scope, str):
+            raise OptionError(f"{where}: the name and the scope must be text.")
+        return self._checked(where, name.strip(), scope.strip().lower(), *numbers)
+
+    def _checked(self, where: str, name: str, scope: str, low: int | None, high: int | None,
+                 start: int | None) -> dict[str, Any]:
+        if not name:
+            raise OptionError(f"{where}: give the counter a name, like 'Health, each, 0, 20, 20'.")
+        if len(name) > self.name_length:
+            raise OptionError(f"{where}: '{name[:self.name_length]}...' is too long; a name has at most "
+                              f"{self.name_length} characters.")
+        bad = sorted({char for char in name if char in MARKUP or char == "," or not char.isprintable()})
+        if bad:
+            raise OptionError(f"{where}: a counter's name can't contain {' '.join(repr(char) for char in bad)}.")
+        if scope not in ("each", "shared"):
+            shown = f"'{scope}'" if scope else "nothing"
+            raise OptionError(f"{where}: say 'each' (one per player) or 'shared' (one for the table) "
+                              f"after {name}, not {shown}.")
+        for label, value in (("minimum", low), ("maximum", high), ("start value", start)):
+            if value is not None and not -COUNTER_LIMIT <= value <= COUNTER_LIMIT:
+                raise OptionError(f"{where}: the {label} must be from -{COUNTER_LIMIT:,} to {COUNTER_LIMIT:,}.")
+        if low is not None and high is not None and low > high:
+            raise OptionError(f"{where}: the minimum {low} is above the maximum {high}.")
+        if start is None:
+            start = low if low is not None else (0 if high is None else min(0, high))
+        if low is not None and start < low:
+            raise OptionError(f"{where}: the start value {start} is below the minimum {low}.")
+        if high is not None and start > high:
+            raise OptionError(f"{where}: the start value {start} is above the maximum {high}.")
+        return {"name": name, "scope": scope, "min": low, "max": high, "start": start}
+
+    def missing(self, *, from_form: bool) -> Any:
+        return copy.deepcopy(self.default)  # each table gets its own list
+
+    def as_text(self, value: Any) -> str:
+        def blank(number: int | None) -> str:
+            return "" if number is None else str(number)
+
+        return "\n".join(f"{counter['name']}, {counter['scope']}, {blank(counter['min'])}, {blank(counter['max'])}, "
+                         f"{counter['start']}" for counter in value)
+
+    def describe(self) -> dict:
+        return super().describe() | {"min_count": self.min_count, "max_count": self.max_count,
+                                     "name_length": self.name_length}
+
+
+@dataclass(frozen=True)
+class DiceListOption(Option):
+    """A list of dice in notation (d20, 2d6+1, d{0,5,10}), one per line or separated by commas."""
+
+    min_count: int = 1
+    max_count: int = 8
+    kind: str = field(default="dice", init=False)
+
+    def parse(self, raw: Any, *, from_form: bool = False) -> list[str]:
+        if isinstance(raw, str):
+            if len(raw) > 110 * self.max_count:
+                raise OptionError(f"{self.label}: that is too much text for {self.max_count} dice.")
+            raw = [part.strip() for part in _split_top_level(raw, ",;\n") if part.strip()]
+        if not isinstance(raw, Sequence) or isinstance(raw, (bytes, bytearray)):
+            raise OptionError(f"{self.label} must be a list of dice, like d6, 2d6, d20.")
+        if not self.min_count <= len(raw) <= self.max_count:
+            raise OptionError(f"{self.label}: list {self.min_count} to {self.max_count} dice, not {len(raw)}.")
+        texts = []
+        for item in raw:
+            try:
+                text = parse_dice(item).text
+            except DiceError as error:
+                raise OptionError(f"{self.label}: {error}") from None
+            if text in texts:
+                raise OptionError(f"{self.label}: {text} is listed twice.")
+            texts.append(text)
+        return texts
+
+    def missing(self, *, from_form: bool) -> Any:
+        return list(self.default)
+
+    def as_text(self, value: Any) -> str:
+        return ", ".join(value)
+
+    def describe(self) -> dict:
+        return super().describe() | {"min_count": self.min_count, "max_count": self.max_count}
 
 
 def parse_options(options: Sequence[Option], raw: Mapping[str, Any], *, from_form: bool) -> dict[str, Any]:

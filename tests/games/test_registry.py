@@ -14,8 +14,9 @@ PLAYER_COUNTS = {
 }
 
 
-def test_registry_has_the_five_games_by_slug():
-    assert list(REGISTRY) == ["survive-6am", "night-of-frights", "directors-cut", "flipside", "crystal-lake"]
+def test_registry_has_the_five_games_and_the_generic_tracker_by_slug():
+    assert list(REGISTRY) == ["survive-6am", "night-of-frights", "directors-cut", "flipside", "crystal-lake",
+                              "tracker"]
     with pytest.raises(UnknownGame, match="choose one of"):
         get_game("monopoly")
 
