@@ -15,7 +15,7 @@ BANNER = """
 """
 
 
-def _prepare(port: int) -> None:
+def _prepare(port: int, workers: int) -> None:
     """Create or upgrade the database once, in the parent process, before any worker starts."""
     from . import create_app
     from .database import upgrade_database
@@ -23,6 +23,10 @@ def _prepare(port: int) -> None:
     from .tables import lan
 
     app = create_app()
+    if workers > 1 and not app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        raise SystemExit("With SQLite, live updates stay inside one process, so Night Shift runs one worker "
+                         "(it holds thousands of open phones). For more workers, set NIGHTSHIFT_DATABASE_URL "
+                         "to a PostgreSQL database.")
     upgrade_database(app)
     with app.app_context():
         url = db.engine.url.render_as_string(hide_password=True)
@@ -32,11 +36,15 @@ def _prepare(port: int) -> None:
 
 
 def serve(host: str, port: int, workers: int) -> None:
-    """Run gunicorn in-process: one gevent worker holds hundreds of open connections on SQLite."""
+    """Run gunicorn with gevent workers: each holds thousands of idle live streams as cheap greenlets.
+
+    A thread per stream (gthread) would cap open phones at the thread count; gevent's greenlets cost a few KB each,
+    and psycopg 3 and the standard library cooperate with them once gunicorn has monkey-patched the worker.
+    """
     from gunicorn.app.base import BaseApplication
 
     os.environ["NIGHTSHIFT_PORT"] = str(port)  # the port the QR code's address carries
-    _prepare(port)
+    _prepare(port, workers)
 
     class NightShiftServer(BaseApplication):
         def load_config(self):
@@ -66,7 +74,8 @@ def main(argv: list[str] | None = None) -> None:
                      help="address to listen on (default 0.0.0.0: every interface, so phones can reach it)")
     run.add_argument("--port", type=int, default=int(os.environ.get("NIGHTSHIFT_PORT") or 8000))
     run.add_argument("--workers", type=int, default=1,
-                     help="gunicorn workers; keep 1 on SQLite, where live updates stay in one process")
+                     help="gunicorn workers: 1 on SQLite (live updates stay in one process); "
+                          "more with PostgreSQL, where LISTEN/NOTIFY carries them between processes")
     commands.add_parser("migrate", help="create or upgrade the database, then exit")
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):

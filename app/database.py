@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from flask import Flask
@@ -31,6 +32,18 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
+def cooperate_with_gevent() -> None:
+    """psycopg picks how it waits for the network when first imported; our CLI imports it to migrate before gunicorn
+    forks and gevent patches the worker, so switch to the poll-based wait that gevent makes cooperative (else one
+    query, or the LISTEN connection, would freeze every phone on the worker)."""
+    monkey = sys.modules.get("gevent.monkey")
+    waiting = sys.modules.get("psycopg.waiting")
+    if monkey is None or waiting is None or not monkey.is_module_patched("select"):
+        return
+    if getattr(waiting, "wait_c", None) is not None and waiting.wait is waiting.wait_c:
+        waiting.wait = waiting.wait_poll
+
+
 def init_database(app: Flask) -> None:
     """Attach Flask-SQLAlchemy and set SQLite's pragmas on every new connection."""
     app.config["SQLALCHEMY_DATABASE_URI"] = normalise_url(app.config["SQLALCHEMY_DATABASE_URI"])
@@ -40,6 +53,8 @@ def init_database(app: Flask) -> None:
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             event.listen(db.engine, "connect", _sqlite_pragmas)
+        else:
+            cooperate_with_gevent()
 
 
 def upgrade_database(app: Flask) -> None:

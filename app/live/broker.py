@@ -1,0 +1,212 @@
+"""Who needs to hear that a table changed: in-process channels, fed across processes by PostgreSQL LISTEN/NOTIFY.
+
+A signal carries no game data, only "table CODE is at version N" or "who is connected changed": every screen
+fetches its own view afterwards, so what one seat may not see never travels to another.
+
+With SQLite (the embedded default) the server runs one process and signals stay in memory. With PostgreSQL the
+write path sends `pg_notify` inside the same transaction as the change, so the signal goes out exactly when the
+change commits, and every server process (on any machine) hears it through one LISTEN connection.
+Under gunicorn's gevent worker `threading` is monkey-patched, so the conditions and the listener thread below are
+greenlets, and psycopg 3 (3.1.14+) waits cooperatively.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "nightshift"
+
+
+@dataclass
+class Channel:
+    """One table's signal in this process: the newest version heard, a presence counter, and who waits."""
+
+    version: int = 0
+    presence: int = 0  # bumps when a seat connects or disconnects; not a game change, so no version bump
+    pokes: int = 0  # bumps when the broker may have missed signals (listener reconnected): everyone re-checks
+    listeners: int = 0
+    changed: threading.Condition = field(default_factory=threading.Condition)
+
+
+class Subscription:
+    """A stream's handle on a channel: wait for the next change, then say what changed."""
+
+    def __init__(self, broker: Broker, code: str, channel: Channel):
+        self.broker, self.code, self.channel = broker, code, channel
+        self.seen_presence = channel.presence
+        self.seen_pokes = channel.pokes
+        self.hung_up = False
+
+    def hang_up(self) -> None:
+        """The client went away: wake the stream so it ends now, not at its next ping."""
+        with self.channel.changed:
+            self.hung_up = True
+            self.channel.changed.notify_all()
+
+    def wait(self, known_version: int, timeout: float) -> tuple[int, bool, bool]:
+        """Block until the table passes `known_version`, presence changes, or `timeout`; return what is new."""
+        channel = self.channel
+        with channel.changed:
+            channel.changed.wait_for(lambda: channel.version > known_version or channel.presence != self.seen_presence
+                                     or channel.pokes != self.seen_pokes or self.hung_up, timeout)
+            presence = channel.presence != self.seen_presence
+            poked = channel.pokes != self.seen_pokes
+            self.seen_presence, self.seen_pokes = channel.presence, channel.pokes
+            return channel.version, presence, poked
+
+    def close(self) -> None:
+        self.broker._release(self.code)
+
+
+class Broker:
+    """In-process fan-out; `publish` is what the write path calls after a commit."""
+
+    kind = "in-process"
+
+    def __init__(self) -> None:
+        self._channels: dict[str, Channel] = {}
+        self._lock = threading.Lock()
+        self.seat_streams: collections.Counter[int] = collections.Counter()  # open streams per seat, here
+
+    # -- subscribing ---------------------------------------------------------------------------------------------
+
+    def subscribe(self, code: str, version: int) -> Subscription:
+        """Listen to a table; `version` is what the database said just after subscribing (no gap)."""
+        self._start()
+        with self._lock:
+            channel = self._channels.setdefault(code, Channel())
+            channel.listeners += 1
+        self.deliver(code, version)
+        return Subscription(self, code, channel)
+
+    def _release(self, code: str) -> None:
+        with self._lock:
+            channel = self._channels.get(code)
+            if channel is not None:
+                channel.listeners -= 1
+                if channel.listeners <= 0:
+                    del self._channels[code]
+
+    def listening(self) -> int:
+        """Open subscriptions in this process (for the benchmark and the health page)."""
+        with self._lock:
+            return sum(channel.listeners for channel in self._channels.values())
+
+    # -- delivering ----------------------------------------------------------------------------------------------
+
+    def deliver(self, code: str, version: int | None = None, presence: bool = False) -> None:
+        """Wake this process's streams for a table; unknown tables (nobody listening here) cost nothing."""
+        channel = self._channels.get(code)
+        if channel is None:
+            return
+        with channel.changed:
+            if version is not None and version > channel.version:
+                channel.version = version
+            if presence:
+                channel.presence += 1
+            channel.changed.notify_all()
+
+    def poke_all(self) -> None:
+        """Signals may have been missed: every stream tells its screen to re-check (an unchanged view is a 204)."""
+        for channel in list(self._channels.values()):
+            with channel.changed:
+                channel.pokes += 1
+                channel.changed.notify_all()
+
+    # -- publishing (called by the write path) -------------------------------------------------------------------
+
+    def before_commit(self, session, code: str, version: int | None = None, presence: bool = False) -> None:
+        """Hook inside the writing transaction, so other processes hear of a change exactly when it commits."""
+
+    def after_commit(self, code: str, version: int | None = None, presence: bool = False) -> None:
+        """Wake this process's streams at once."""
+        self.deliver(code, version, presence)
+
+    def _start(self) -> None:
+        """Nothing to start in-process."""
+
+    def stop(self) -> None:
+        """Nothing to stop in-process."""
+
+
+class PostgresBroker(Broker):
+    """Signals ride on PostgreSQL NOTIFY; one LISTEN connection per process hears every table's changes."""
+
+    kind = "postgres"
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        self.url = url
+        self._thread: threading.Thread | None = None
+        self._stopping = False
+        self._connection = None
+
+    def before_commit(self, session, code: str, version: int | None = None, presence: bool = False) -> None:
+        from sqlalchemy import text
+
+        payload = f"{code} p 0" if presence else f"{code} v {version}"
+        session.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+
+    def _start(self) -> None:
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._stopping = False
+                self._thread = threading.Thread(target=self._listen, name="nightshift-listen", daemon=True)
+                self._thread.start()
+
+    def stop(self) -> None:
+        self._stopping = True
+        connection = self._connection
+        if connection is not None:
+            try:
+                connection.cancel_safe() if hasattr(connection, "cancel_safe") else connection.cancel()
+            except Exception:  # noqa: BLE001 - best effort on shutdown
+                pass
+
+    def _listen(self) -> None:
+        """Hold one LISTEN connection; on any failure reconnect with backoff and make every stream re-check."""
+        import psycopg
+
+        backoff = 0.2
+        while not self._stopping:
+            try:
+                with psycopg.connect(self.url, autocommit=True) as connection:
+                    self._connection = connection
+                    connection.execute(f"LISTEN {CHANNEL}")
+                    self.poke_all()  # anything that changed while we were not listening
+                    backoff = 0.2
+                    for notice in connection.notifies():
+                        self._heard(notice.payload)
+                        if self._stopping:
+                            break
+            except Exception as error:  # noqa: BLE001 - the listener must outlive a database restart
+                if self._stopping:
+                    break
+                log.warning("live updates: lost the PostgreSQL LISTEN connection (%s); reconnecting", error)
+                time.sleep(backoff)
+                backoff = min(backoff * 2, 5.0)
+            finally:
+                self._connection = None
+
+    def _heard(self, payload: str) -> None:
+        try:
+            code, kind, number = payload.split(" ")
+            if kind == "v":
+                self.deliver(code, int(number))
+            else:
+                self.deliver(code, presence=True)
+        except ValueError:
+            log.warning("live updates: ignored a malformed signal %r", payload)
+
+
+def broker_for(url: str) -> Broker:
+    """PostgreSQL shares signals between processes and machines; anything else stays in this process."""
+    if url.startswith("postgresql"):
+        return PostgresBroker(url.replace("postgresql+psycopg://", "postgresql://", 1))
+    return Broker()
