@@ -27,6 +27,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .database import init_database
     from .errors import register_error_handlers
     from .extensions import csrf, htmx, migrate
+    from .live import init_live
     from .security import register_security_headers
 
     init_database(app)
@@ -37,10 +38,20 @@ def create_app(test_config: dict | None = None) -> Flask:
     htmx.init_app(app)
     register_error_handlers(app)
     register_security_headers(app)
+    init_live(app)
 
-    from .tables import api, routes
+    from .live import routes as live_routes
+    from .tables import api, play, routes
 
     app.register_blueprint(routes.bp)
+    app.register_blueprint(play.bp)
+    app.register_blueprint(live_routes.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # the API authenticates with bearer tokens, which a browser never sends on its own
+
+    @app.get("/healthz")
+    def healthz():
+        """Liveness for load balancers, and the bare-Flask baseline the live benchmark compares against."""
+        return "ok\n", 200, {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"}
+
     return app

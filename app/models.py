@@ -28,7 +28,7 @@ class Table(db.Model):
     code: Mapped[str] = mapped_column(String(8), unique=True, index=True)
     game: Mapped[str] = mapped_column(String(32))
     options: Mapped[dict] = mapped_column(JSON, default=dict)
-    state: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    state: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=1)
     status: Mapped[str] = mapped_column(String(16), default="open")  # open | finished
     join_key: Mapped[str] = mapped_column(String(16))
@@ -36,6 +36,9 @@ class Table(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The secret behind the app's dice: its SHA-256 is shown from the start, the seed itself once the table ends.
+    dice_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    dice_counter: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # never goes back, even on undo
 
     seats: Mapped[list[Seat]] = relationship(back_populates="table", order_by="Seat.id",
                                              cascade="all, delete-orphan")
@@ -64,6 +67,7 @@ class Seat(db.Model):
     player_name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    last_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)  # live stream open
 
     table: Mapped[Table] = relationship(back_populates="seats")
 
@@ -87,7 +91,9 @@ class Action(db.Model):
     payload: Mapped[dict] = mapped_column(JSON, default=dict)
     result: Mapped[dict] = mapped_column(JSON, default=dict)
     text: Mapped[str] = mapped_column(String(400), default="")  # the log line in the game's words
-    state_before: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    state_before: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True)  # None: a seat change
+    state_after: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True)  # what redo restores
+    dice: Mapped[list | None] = mapped_column(JSON(none_as_null=True), nullable=True)  # draws, to verify
     undoable: Mapped[bool] = mapped_column(Boolean, default=True)
     undone: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

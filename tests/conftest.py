@@ -85,10 +85,12 @@ def snapshot(app) -> dict:
         db.session.expire_all()
         return {
             "tables": sorted((t.code, t.game, repr(t.options), repr(t.state), t.version, t.status, t.join_key,
-                              t.host_token_hash, t.finished_at) for t in db.session.scalars(db.select(Table))),
+                              t.host_token_hash, t.finished_at, t.dice_seed, t.dice_counter)
+                             for t in db.session.scalars(db.select(Table))),
             "seats": sorted((s.table_id, s.role, s.number or 0, s.name, s.player_name or "", s.token_hash or "")
                             for s in db.session.scalars(db.select(Seat))),
-            "actions": sorted((a.table_id, a.seq, a.type, a.text) for a in db.session.scalars(db.select(Action))),
+            "actions": sorted((a.table_id, a.seq, a.type, a.text, a.undone, repr(a.dice))
+                              for a in db.session.scalars(db.select(Action))),
         }
 
 
@@ -102,3 +104,12 @@ def join_via_api(client, table: dict, name: str, **extra) -> dict:
     response = client.post(f"/api/tables/{table['code']}/join", json={"name": name, "key": table["join_key"], **extra})
     assert response.status_code == 201, response.get_json()
     return response.get_json()
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def act_via_api(client, table: dict, token: str, action: dict, **headers):
+    """POST a move; returns the response (callers assert on status and body)."""
+    return client.post(f"/api/tables/{table['code']}/actions", json=action, headers=bearer(token) | headers)

@@ -80,3 +80,80 @@ def end_table(code: str):
     table = service.find_table(code)
     service.end_table(table, auth.api_visitor(table))
     return jsonify(table_view(table, service.Visitor(host=True)))
+
+
+def client_version(body: dict[str, Any]) -> int | None:
+    """The version the client last saw: the If-Match header or a `version` field; stale means 409."""
+    from_body = service.parse_version(body.pop("version", None))
+    from_header = service.parse_version(request.headers.get("If-Match"))
+    return from_header if from_header is not None else from_body
+
+
+def moved(table, visitor: service.Visitor, entries) -> dict[str, Any]:
+    """After a move: the new version, this token's view of the table, and the log lines it wrote."""
+    described = table_view(table, visitor)
+    return {"version": table.version, "view": described.get("view"), "outcome": described.get("outcome"),
+            "log": [service.entry_json(entry) for entry in entries]}
+
+
+@bp.post("/tables/<code>/actions")
+def act(code: str):
+    """A move: {"type": ..., fields...}; the host may add "seat" to play for a seat."""
+    table = service.find_table(code)
+    visitor = auth.api_visitor(table)
+    body = json_body()
+    version = client_version(body)
+    entry = service.apply_action(table, visitor, body, version=version)
+    return jsonify(moved(table, visitor, [entry]))
+
+
+@bp.post("/tables/<code>/undo")
+def undo(code: str):
+    table = service.find_table(code)
+    visitor = auth.api_visitor(table)
+    body = request.get_json(silent=True) if request.data else {}
+    version = client_version(body if isinstance(body, dict) else {})
+    service.undo(table, visitor, version=version)
+    return jsonify(moved(table, visitor, [service.newest_entry(table)]))
+
+
+@bp.post("/tables/<code>/redo")
+def redo(code: str):
+    table = service.find_table(code)
+    visitor = auth.api_visitor(table)
+    body = request.get_json(silent=True) if request.data else {}
+    version = client_version(body if isinstance(body, dict) else {})
+    service.redo(table, visitor, version=version)
+    return jsonify(moved(table, visitor, [service.newest_entry(table)]))
+
+
+@bp.post("/tables/<code>/jump")
+def jump(code: str):
+    """Back to just after log entry {"seq": N}, undoing every later move at once."""
+    table = service.find_table(code)
+    visitor = auth.api_visitor(table)
+    body = json_body()
+    version = client_version(body)
+    service.jump_back(table, visitor, body.get("seq"), version=version)
+    return jsonify(moved(table, visitor, [service.newest_entry(table)]))
+
+
+@bp.get("/tables/<code>/log")
+def table_log(code: str):
+    """The log, newest first; `?before=SEQ` pages back, `?limit=` up to 200."""
+    table = service.find_table(code)
+    auth.api_visitor(table)
+    before = request.args.get("before", "")
+    limit = request.args.get("limit", "50")
+    if (before and not before.isdigit()) or not limit.isdigit() or not 1 <= int(limit) <= 200:
+        raise BadRequest("Use ?before=SEQ (a log entry number) and ?limit= from 1 to 200.")
+    entries = service.log_page(table, before=int(before) if before else None, limit=int(limit))
+    return jsonify({"version": table.version, "log": [service.entry_json(entry) for entry in entries]})
+
+
+@bp.get("/tables/<code>/dice")
+def dice(code: str):
+    """The seed's commitment, the seed once the table ended, and every logged draw: enough to re-check them all."""
+    table = service.find_table(code)
+    auth.api_visitor(table)
+    return jsonify(service.dice_disclosure(table) | {"draws": service.logged_draws(table)})

@@ -7,7 +7,7 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from ..errors import Conflict, Forbidden, Invalid
 from ..games import REGISTRY, UnknownGame, get_game
 from ..models import Table
-from . import auth, codes, lan, qr, service
+from . import auth, codes, lan, play, qr, service
 from .links import base_url, join_url
 
 bp = Blueprint("tables", __name__)
@@ -71,10 +71,13 @@ def create_table(slug: str):
     return redirect(url_for("tables.host_screen", code=table.code), code=303)
 
 
-def _table_view(table: Table, visitor: service.Visitor | None) -> dict:
+def _table_view(table: Table, visitor: service.Visitor | None, seat=None) -> dict:
+    """A page's context; pages with a live region get everything the region renders too."""
     spec = get_game(table.game)
-    return {"table": table, "spec": spec, "visitor": visitor, "summary": spec.summary(table.options),
-            "log": service.log_entries(table, limit=8)}
+    context = {"table": table, "spec": spec, "visitor": visitor, "summary": spec.summary(table.options)}
+    if visitor is not None:
+        context |= play.live_context(table, visitor, seat)
+    return context
 
 
 @bp.get("/t/<code>")
@@ -89,18 +92,6 @@ def host_screen(code: str):
     others = lan.candidates() if base.source != "NIGHTSHIFT_PUBLIC_URL" else []
     return render_template("tables/host.html", **_table_view(table, visitor), base=base, join_url=link,
                            qr_svg=qr.svg(link), join_key=codes.spaced(table.join_key), other_addresses=others)
-
-
-@bp.get("/t/<code>/seats")
-def seats_fragment(code: str):
-    """The seat list, polled by every screen; 204 when the version the page has is still current."""
-    table = service.find_table(code)
-    visitor, _ = auth.browser_visitor(table)
-    if visitor is None:
-        raise Forbidden("Join this table to see who sits where.")
-    if request.args.get("v") == str(table.version):
-        return Response(status=204)
-    return render_template("tables/_seats.html", **_table_view(table, visitor))
 
 
 @bp.get("/t/<code>/qr.svg")
@@ -172,7 +163,7 @@ def seat_page(code: str, number: int):
     seat = service.seat_by_number(table, number)
     if visitor is None or not visitor.may_act_for(seat):
         raise Forbidden(f"{seat.name} belongs to another player. Only they and the host can open it.")
-    return render_template("tables/seat.html", **_table_view(table, visitor), seat=seat)
+    return render_template("tables/seat.html", **_table_view(table, visitor, seat))
 
 
 @bp.post("/t/<code>/seats/<int:number>/free")

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+import logging
+import random
+import threading
+import time
 import unicodedata
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
@@ -12,15 +17,25 @@ from flask import current_app
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from ..errors import Conflict, Forbidden, Gone, Invalid, NotFound, Unavailable
+from ..dice import DiceError, TableDice, commitment, new_seed
+from ..errors import BadRequest, Conflict, Forbidden, Gone, Invalid, NotFound, Unavailable
 from ..extensions import db
 from ..games import OptionError, UnknownGame, get_game
+from ..games.contract import IllegalAction
+from ..live import broker
 from ..models import Action, Seat, Table, as_utc, utcnow
 from . import codes
 
+log = logging.getLogger(__name__)
+
 NAME_MAX = 24
 FORBIDDEN_IN_NAMES = set("<>{}[]\\`$")
+LOG_TEXT_MAX = 400
+ACTION_FIELDS_MAX = 20
+CONNECTED_FOR = timedelta(seconds=150)  # a stream refreshes its seat every 60 s; two missed beats mean gone
 T = TypeVar("T")
+# Writers to the same table queue here first (one process); across processes the version check or FOR UPDATE does.
+TABLE_LOCKS = [threading.Lock() for _ in range(64)]
 
 
 @dataclass(frozen=True)
@@ -142,37 +157,72 @@ def _check_unique_name(table: Table, name: str) -> None:
 # ---- writing -------------------------------------------------------------------------------------------------
 
 
-def _write(table_id: int, change: Callable[[Table], tuple[T, str, str, Seat | None, str]], attempts: int = 8) -> T:
-    """Load the table, apply `change`, log it and bump the version only if nobody else did meanwhile; else retry.
+@dataclass
+class Entry:
+    """What a change writes to the log: who did what, in the game's words, and for game moves the states around it."""
 
-    `change` returns (result, action type, log text, seat or None, actor). Any typed error it raises leaves
-    the database exactly as it was.
+    type: str
+    text: str
+    actor: str
+    seat: Seat | None = None
+    payload: dict = field(default_factory=dict)
+    result: dict = field(default_factory=dict)
+    state_before: dict | None = None
+    state_after: dict | None = None
+    dice: list | None = None
+    undoable: bool = False
+    written: Action | None = None  # the log row, once the write path has added it
+
+
+def stale(table: Table) -> Conflict:
+    return Conflict(f"The table changed while you were deciding (it is now at version {table.version}); "
+                    "nothing was done. Look again and retry.", version=table.version)
+
+
+def _write(table_id: int, change: Callable[[Table], tuple[T, Entry]], *, expected_version: int | None = None,
+           attempts: int = 12) -> T:
+    """The one write path: lock the table, check and change, log, bump the version, commit, then tell every screen.
+
+    Writers to one table queue on a lock in this process and on `SELECT ... FOR UPDATE` in PostgreSQL; the
+    version check catches anyone else (another SQLite process) and retries on fresh state. Any typed error
+    `change` raises leaves the database exactly as it was.
     """
     busy = False
-    for _ in range(attempts):
-        db.session.rollback()
-        table = db.session.get(Table, table_id, populate_existing=True)
-        version = table.version
-        try:
-            result, kind, text, seat, actor = change(table)
-            bumped = db.session.execute(
-                update(Table).where(Table.id == table.id, Table.version == version)
-                .values(version=version + 1, updated_at=utcnow()).execution_options(synchronize_session=False))
-            if bumped.rowcount != 1:
-                db.session.rollback()
-                continue
-            db.session.add(Action(table_id=table.id, seq=version + 1, seat_id=seat.id if seat else None,
-                                  actor=actor, type=kind, text=text, undoable=False))
-            db.session.commit()
-        except (IntegrityError, OperationalError) as error:
-            db.session.rollback()  # a concurrent writer won the row or the lock: try again on fresh state
-            busy = isinstance(error, OperationalError)
-            continue
-        except Exception:
+    hub = broker()
+    with TABLE_LOCKS[table_id % len(TABLE_LOCKS)]:
+        for attempt in range(attempts):
             db.session.rollback()
-            raise
-        db.session.refresh(table)
-        return result
+            if attempt:
+                time.sleep(random.uniform(0, 0.01 * attempt))  # another process won: let it finish
+            try:
+                table = db.session.get(Table, table_id, populate_existing=True, with_for_update=True)
+                version = table.version
+                if expected_version is not None and expected_version != version:
+                    raise stale(table)
+                result, entry = change(table)
+                bumped = db.session.execute(
+                    update(Table).where(Table.id == table.id, Table.version == version)
+                    .values(version=version + 1, updated_at=utcnow()).execution_options(synchronize_session=False))
+                if bumped.rowcount != 1:
+                    continue
+                entry.written = Action(
+                    table_id=table.id, seq=version + 1, seat_id=entry.seat.id if entry.seat else None,
+                    actor=entry.actor[:80], type=entry.type[:48], text=entry.text[:LOG_TEXT_MAX],
+                    payload=entry.payload, result=entry.result, state_before=entry.state_before,
+                    state_after=entry.state_after, dice=entry.dice, undoable=entry.undoable)
+                db.session.add(entry.written)
+                hub.before_commit(db.session, table.code, version + 1)
+                db.session.commit()
+            except (IntegrityError, OperationalError) as error:
+                db.session.rollback()  # a concurrent writer won the row or the lock: try again on fresh state
+                busy = isinstance(error, OperationalError)
+                continue
+            except Exception:
+                db.session.rollback()
+                raise
+            hub.after_commit(table.code, version + 1)
+            db.session.refresh(table)
+            return result
     if busy:
         raise Unavailable("Night Shift's database is busy or unreachable. Nothing was changed; try again in a moment.")
     raise Conflict("Too many people changed this table at the same moment. Try again.")
@@ -190,8 +240,9 @@ def create_table(game: object, raw_options: object, *, from_form: bool = False) 
         code = codes.new_code()
         if db.session.scalar(select(func.count()).select_from(Table).where(Table.code == code)):
             continue
-        table = Table(code=code, game=spec.slug, options=options, state=None, version=1, status="open",
-                      join_key=codes.new_join_key(), host_token_hash=codes.token_hash(host_token))
+        table = Table(code=code, game=spec.slug, options=options, version=1, status="open",
+                      join_key=codes.new_join_key(), host_token_hash=codes.token_hash(host_token),
+                      dice_seed=new_seed(), dice_counter=0, state=_new_state(spec, options, len(seat_defs)))
         table.seats = [Seat(role="player", number=number, name=seat.name, colour=seat.colour)
                        for number, seat in enumerate(seat_defs, start=1)]
         try:
@@ -223,7 +274,7 @@ def join(table: Table, *, key: object, name: object, seat: object = None,
                            player_name=clean, token_hash=codes.token_hash(token), joined_at=utcnow())
             db.session.add(watcher)
             db.session.flush()
-            return watcher, "seat.watch", f"{clean} is watching.", watcher, clean
+            return watcher, Entry("seat.watch", f"{clean} is watching.", clean, watcher)
         target = _free_seat(fresh, seat)
         taken = db.session.execute(
             update(Seat).where(Seat.id == target.id, Seat.player_name.is_(None))
@@ -231,7 +282,7 @@ def join(table: Table, *, key: object, name: object, seat: object = None,
             .execution_options(synchronize_session=False))
         if taken.rowcount != 1:
             raise Conflict(f"{target.name} was just taken by someone else. Pick another seat.")
-        return target, "seat.join", f"{clean} sat down as {target.name}.", target, clean
+        return target, Entry("seat.join", f"{clean} sat down as {target.name}.", clean, target)
 
     taken_seat = _write(table.id, change)
     db.session.refresh(taken_seat)
@@ -264,7 +315,7 @@ def host_seats_player(table: Table, visitor: Visitor | None, number: object, nam
         if target.occupied:
             raise Conflict(f"{target.name} is already taken by {target.player_name}. Free it first.")
         target.player_name, target.token_hash, target.joined_at = clean, None, utcnow()
-        return target, "seat.host", f"The host seated {clean} as {target.name}.", target, "host"
+        return target, Entry("seat.host", f"The host seated {clean} as {target.name}.", "host", target)
 
     return _write(table.id, change)
 
@@ -279,7 +330,7 @@ def free_seat(table: Table, visitor: Visitor | None, number: object) -> Seat:
             raise Conflict(f"{target.name} is already free.")
         who = target.player_name
         target.player_name, target.token_hash, target.joined_at = None, None, None
-        return target, "seat.free", f"The host freed {target.name} ({who}).", target, "host"
+        return target, Entry("seat.free", f"The host freed {target.name} ({who}).", "host", target)
 
     return _write(table.id, change)
 
@@ -292,9 +343,300 @@ def end_table(table: Table, visitor: Visitor | None) -> Table:
     def change(fresh: Table):
         check_open(fresh)
         fresh.status, fresh.finished_at = "finished", utcnow()
-        return fresh, "table.end", "The host ended the game.", None, "host"
+        return fresh, Entry("table.end", "The host ended the game. The dice seed is revealed: anyone at the table "
+                                         "can now check every roll.", "host")
 
     return _write(table.id, change)
+
+
+# ---- game moves: the rules decide, the log remembers, undo restores ------------------------------------------
+
+
+def _new_state(spec, options: Mapping[str, Any], players: int) -> dict | None:
+    """The game's opening state from its pure rules, or None for a game whose rules have not landed yet."""
+    if spec.rules is None:
+        return None
+    profile = {key: entry.value for key, entry in spec.profile.items()}
+    return spec.rules.new_state(list(range(1, players + 1)), dict(options), profile)
+
+
+def rules_of(table: Table):
+    """The table's rules module, or a 422 for a game Night Shift can seat but not yet play."""
+    spec = get_game(table.game)
+    if spec.rules is None:
+        raise Invalid(f"Night Shift seats {spec.name} tables but doesn't track its moves yet. "
+                      "Play on the cardboard; the table keeps its seats.")
+    return spec.rules
+
+
+def game_state(table: Table) -> dict | None:
+    """The stored state; a table opened before its game's rules landed starts from the rules' opening state."""
+    if table.state is None and get_game(table.game).rules is not None:
+        return _new_state(get_game(table.game), table.options, len(table.player_seats))
+    return table.state
+
+
+def actor_label(seat: Seat | None) -> str:
+    """How the log names whoever acted: 'Anna (Player 2)', or 'Host'."""
+    if seat is None:
+        return "Host"
+    return f"{seat.player_name} ({seat.name})" if seat.player_name else seat.name
+
+
+def parse_version(raw: object) -> int | None:
+    """A client's idea of the table's version (If-Match header or a `version` field), if it sent one."""
+    if raw is None or raw == "":
+        return None
+    if isinstance(raw, str):
+        raw = raw.strip().strip('W/').strip('"')
+        if raw.isdigit() and len(raw) <= 9:
+            return int(raw)
+    elif isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0:
+        return raw
+    raise BadRequest("The version must be a whole number: the table version your screen shows.")
+
+
+def _acting_seat(table: Table, visitor: Visitor | None, wanted: object) -> Seat | None:
+    """The seat a move is made for: a phone's own seat, or any seat (or none: the host as host) for the host."""
+    if visitor is None:
+        raise Forbidden(f"Join table {table.code} to play: scan the QR code on the host screen.")
+    if visitor.spectator:
+        raise Forbidden("Spectators watch the table; they can't change it.")
+    if visitor.host:
+        if wanted in (None, ""):
+            return None
+        seat = seat_by_number(table, wanted)
+        if not seat.occupied:
+            raise Conflict(f"Nobody sits at {seat.name} yet. Seat a player there first.")
+        return seat
+    own = visitor.player
+    if wanted not in (None, "") and seat_by_number(table, wanted).id != own.id:
+        raise Forbidden(f"You sit at {own.name}; only the host can play for another seat.")
+    return own
+
+
+def _clean_action(action: object) -> dict[str, Any]:
+    if not isinstance(action, Mapping):
+        raise BadRequest("An action is a JSON object with a 'type', e.g. {\"type\": \"next-round\"}.")
+    if not isinstance(action.get("type"), str) or not 0 < len(action["type"]) <= 40:
+        raise BadRequest("Say what to do: an action needs a 'type', e.g. {\"type\": \"next-round\"}.")
+    if len(action) > ACTION_FIELDS_MAX:
+        raise BadRequest(f"An action has at most {ACTION_FIELDS_MAX} fields.")
+    return dict(action)
+
+
+def apply_action(table: Table, visitor: Visitor | None, action: object, *, version: int | None = None) -> Action:
+    """A move by a seat (or the host): authorise, let the pure rules decide, log it with its dice, commit, publish."""
+    action = _clean_action(action)
+    seat = _acting_seat(table, visitor, action.pop("seat", None))
+    check_open(table)
+    rules = rules_of(table)
+    seat_id = seat.id if seat is not None else None
+    action["seat"] = seat.number if seat is not None else None
+
+    def change(fresh: Table):
+        check_open(fresh)
+        acting = next((candidate for candidate in fresh.seats if candidate.id == seat_id), None)
+        if seat_id is not None and (acting is None or not acting.occupied):
+            raise Conflict("Your seat was freed by the host a moment ago; nothing was done.")
+        state = game_state(fresh)
+        over = rules.outcome(state)
+        if over is not None:
+            raise Conflict(f"The game is over: {over.text} The host can undo the last move or end the table.")
+        who = actor_label(acting)
+        dice = TableDice(fresh.dice_seed, fresh.dice_counter, who)
+        try:
+            after, events = rules.apply(copy.deepcopy(state), copy.deepcopy(action), dice)
+        except (IllegalAction, DiceError) as error:
+            raise Invalid(str(error)) from None
+        ended = rules.outcome(after)
+        lines = [event.text for event in events] + ([ended.text] if ended is not None else [])
+        fresh.state, fresh.dice_counter = after, dice.counter
+        entry = Entry(action["type"], f"{who}: {' '.join(lines)}" if lines else who, who, acting,
+                      payload=action, result={"events": [event.as_dict() for event in events],
+                                              "outcome": ended.as_dict() if ended is not None else None},
+                      state_before=state, state_after=after, dice=dice.records,
+                      undoable=all(event.undoable for event in events))
+        return entry, entry
+
+    return _write(table.id, change, expected_version=version).written
+
+
+def _moves(table: Table) -> list[Action]:
+    """The table's game moves (not seat changes, not undo entries), oldest first."""
+    return list(db.session.scalars(select(Action).where(Action.table_id == table.id, Action.state_before.is_not(None))
+                                   .order_by(Action.seq)))
+
+
+def _undo_target(moves: list[Action]) -> Action | None:
+    return next((move for move in reversed(moves) if not move.undone), None)
+
+
+def _redo_target(moves: list[Action]) -> Action | None:
+    """The earliest undone move after the newest live one; a new move after an undo ends the redo chain."""
+    base = _undo_target(moves)
+    return next((move for move in moves if move.undone and (base is None or move.seq > base.seq)), None)
+
+
+def history_controls(table: Table) -> tuple[Action | None, Action | None]:
+    """(what undo would take back, what redo would bring back), for the host's buttons."""
+    moves = _moves(table)
+    return _undo_target(moves), _redo_target(moves)
+
+
+def _refuse_hidden(move: Action) -> None:
+    if not move.undoable:
+        raise Conflict(f"“{move.text}” can't be undone: it showed the table something that can't be unseen.")
+
+
+def undo(table: Table, visitor: Visitor | None, *, version: int | None = None) -> Action:
+    """The host takes back the newest move: the table returns to the exact state before it."""
+    check_host(visitor)
+    check_open(table)
+
+    def change(fresh: Table):
+        check_open(fresh)
+        target = _undo_target(_moves(fresh))
+        if target is None:
+            raise Conflict("There is nothing to undo yet.")
+        _refuse_hidden(target)
+        fresh.state, target.undone = target.state_before, True
+        return target, Entry("undo", f"Host undid #{target.seq}: {target.text}", "host", payload={"seq": target.seq})
+
+    return _write(table.id, change, expected_version=version)
+
+
+def redo(table: Table, visitor: Visitor | None, *, version: int | None = None) -> Action:
+    """The host brings back the move undone last, exactly as it was (same dice), not a new roll."""
+    check_host(visitor)
+    check_open(table)
+
+    def change(fresh: Table):
+        check_open(fresh)
+        target = _redo_target(_moves(fresh))
+        if target is None:
+            raise Conflict("There is nothing to redo: redo brings back undone moves until a new move is made.")
+        fresh.state, target.undone = target.state_after, False
+        return target, Entry("redo", f"Host redid #{target.seq}: {target.text}", "host", payload={"seq": target.seq})
+
+    return _write(table.id, change, expected_version=version)
+
+
+def jump_back(table: Table, visitor: Visitor | None, seq: object, *, version: int | None = None) -> list[Action]:
+    """The host returns the table to just after log entry `seq`, undoing every later move in one step."""
+    check_host(visitor)
+    check_open(table)
+    if isinstance(seq, str) and seq.strip().isdigit():
+        seq = int(seq.strip())
+    if not isinstance(seq, int) or isinstance(seq, bool) or not 0 < seq < 10**9:
+        raise BadRequest("Say which log entry to go back to, by its number.")
+
+    def change(fresh: Table):
+        check_open(fresh)
+        if seq > fresh.version:
+            raise NotFound(f"The log has no entry #{seq}; the newest is #{fresh.version}.")
+        later = [move for move in _moves(fresh) if move.seq > seq and not move.undone]
+        if not later:
+            raise Conflict(f"The table is already as it was after #{seq}; there is nothing to undo.")
+        for move in later:
+            _refuse_hidden(move)
+        fresh.state = later[0].state_before
+        for move in later:
+            move.undone = True
+        count = "1 move" if len(later) == 1 else f"{len(later)} moves"
+        return later, Entry("jump", f"Host went back to #{seq}, undoing {count}.", "host",
+                            payload={"seq": seq, "undone": [move.seq for move in later]})
+
+    return _write(table.id, change, expected_version=version)
+
+
+def newest_entry(table: Table) -> Action:
+    return db.session.scalar(select(Action).where(Action.table_id == table.id).order_by(Action.seq.desc()).limit(1))
+
+
+def logged_draws(table: Table) -> list[dict[str, Any]]:
+    """Every draw the table's log holds, oldest first, each with the log entry it belongs to."""
+    draws = []
+    for seq, dice in db.session.execute(select(Action.seq, Action.dice).where(Action.table_id == table.id,
+                                                                             Action.dice.is_not(None))
+                                        .order_by(Action.seq)):
+        draws += [dict(draw, entry=seq) for draw in dice or [] if isinstance(draw, dict)]
+    return draws
+
+
+def log_page(table: Table, *, before: int | None = None, limit: int = 50) -> list[Action]:
+    """The log, newest first, `limit` entries older than `before`."""
+    query = select(Action).where(Action.table_id == table.id)
+    if before is not None:
+        query = query.where(Action.seq < before)
+    return list(db.session.scalars(query.order_by(Action.seq.desc()).limit(limit)))
+
+
+def entry_json(entry: Action) -> dict[str, Any]:
+    """A log entry for the API and the verify page: what happened, who did it, the dice, whether it was undone."""
+    return {"seq": entry.seq, "type": entry.type, "actor": entry.actor, "text": entry.text,
+            "dice": entry.dice or [], "undoable": entry.undoable, "undone": entry.undone,
+            "move": entry.state_before is not None, "at": as_utc(entry.created_at).isoformat()}
+
+
+# ---- presence: which phones have the table open ------------------------------------------------------------
+
+
+def is_connected(seat: Seat) -> bool:
+    return seat.last_seen_at is not None and datetime.now(UTC) - as_utc(seat.last_seen_at) < CONNECTED_FOR
+
+
+def presence_key(table: Table) -> str:
+    """Which seats are connected, as a short string: part of what a screen's seat list depends on."""
+    return ".".join(str(seat.number) for seat in table.player_seats if is_connected(seat)) or "-"
+
+
+def _presence_write(code: str, seat_id: int, seen: datetime | None, hub) -> None:
+    seat = db.session.get(Seat, seat_id)
+    if seat is None:
+        return
+    flipped = is_connected(seat) != (seen is not None)
+    seat.last_seen_at = seen
+    if flipped:
+        hub.before_commit(db.session, code, presence=True)
+    db.session.commit()
+    if flipped:
+        hub.after_commit(code, presence=True)
+
+
+def seat_connected(code: str, seat_id: int, hub) -> None:
+    """A seat's phone opened its live stream: the host screen shows it as connected."""
+    hub.seat_streams[seat_id] += 1
+    try:
+        _presence_write(code, seat_id, utcnow(), hub)
+    except (OperationalError, IntegrityError) as error:  # presence is a courtesy; never fail the stream for it
+        db.session.rollback()
+        log.warning("could not record seat %s as connected: %s", seat_id, error)
+
+
+def seat_heartbeat(seat_id: int) -> None:
+    try:
+        db.session.execute(update(Seat).where(Seat.id == seat_id).values(last_seen_at=utcnow()))
+        db.session.commit()
+    except OperationalError:
+        db.session.rollback()
+    finally:
+        db.session.remove()
+
+
+def seat_disconnected(code: str, seat_id: int, hub) -> None:
+    """The last stream of a seat in this process closed: show the seat as away."""
+    hub.seat_streams[seat_id] -= 1
+    if hub.seat_streams[seat_id] > 0:
+        return
+    del hub.seat_streams[seat_id]
+    try:
+        _presence_write(code, seat_id, None, hub)
+    except (OperationalError, IntegrityError) as error:
+        db.session.rollback()
+        log.warning("could not record seat %s as gone: %s", seat_id, error)
+    finally:
+        db.session.remove()
 
 
 def describe(table: Table, visitor: Visitor | None = None) -> dict[str, Any]:
@@ -310,7 +652,9 @@ def describe(table: Table, visitor: Visitor | None = None) -> dict[str, Any]:
         "seats": [{"number": seat.number, "name": seat.name, "player": seat.player_name,
                    "occupied": seat.occupied} for seat in table.player_seats],
         "spectators": len(table.spectators),
+        "connected": [seat.number for seat in table.player_seats if is_connected(seat)],
         "created_at": as_utc(table.created_at).isoformat(),
+        "dice": dice_disclosure(table),
     }
     if visitor is not None and visitor.seat is not None:
         data["you"] = {"role": visitor.seat.role, "number": visitor.seat.number, "name": visitor.seat.name,
@@ -318,4 +662,20 @@ def describe(table: Table, visitor: Visitor | None = None) -> dict[str, Any]:
     if visitor is not None and visitor.host:
         data["you"] = {"role": "host"}
         data["join_key"] = table.join_key
+    spec = get_game(table.game)
+    state = game_state(table)
+    if spec.rules is not None and state is not None:
+        seat = visitor.player if visitor is not None and not visitor.host else None
+        data["view"] = spec.rules.view(state, seat.number if seat is not None else None)
+        over = spec.rules.outcome(state)
+        data["outcome"] = over.as_dict() if over is not None else None
     return data
+
+
+def dice_disclosure(table: Table) -> dict[str, Any]:
+    """The seed's SHA-256 from the start; the seed itself only once the table has ended and no roll can follow."""
+    disclosed = {"commitment": commitment(table.dice_seed) if table.dice_seed else None,
+                 "rolls": table.dice_counter, "seed": None}
+    if table.status == "finished":
+        disclosed["seed"] = table.dice_seed
+    return disclosed

@@ -170,13 +170,14 @@ def test_the_host_seats_a_player_without_a_phone_and_plays_for_them(client):
     assert "Grandpa" in page_text(page)
 
 
-def test_the_seat_list_answers_204_while_nothing_changed(client, phone):
+def test_the_live_region_answers_204_while_nothing_changed(client, phone):
     code, key = host_table(client, players="2")
-    current = client.get(f"/t/{code}/seats")
-    version = re.search(r"v=(\d+)", page_text(current)).group(1)
-    assert client.get(f"/t/{code}/seats?v={version}").status_code == 204
+    current = client.get(f"/t/{code}/live")
+    polled = re.search(r'hx-get="(/t/[^"]+/live\?[^"]+)"', current.get_data(as_text=True)).group(1)
+    polled = polled.replace("&amp;", "&")
+    assert client.get(polled).status_code == 204
     join_form(phone, code, key, "Alice")
-    changed = client.get(f"/t/{code}/seats?v={version}")
+    changed = client.get(polled)
     assert changed.status_code == 200 and "Alice" in page_text(changed)
 
 

@@ -1,0 +1,155 @@
+"""Playing at a table from the browser: the live region, moves, undo/redo/jump, the full log and the dice check."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Blueprint, Response, redirect, render_template, request, url_for
+
+from ..dice.verify import verify as verify_draws
+from ..errors import BadRequest, Forbidden
+from ..games import get_game
+from ..models import Table
+from . import auth, service
+
+bp = Blueprint("play", __name__)
+
+NUMBER_FIELDS = frozenset({"by", "value", "whose", "seq", "round", "amount", "count", "space", "points"})
+LIST_FIELDS = frozenset({"values"})  # "3, 5" or "3 5": what the real dice showed
+LOG_ON_SCREEN = 12
+
+
+def _visitor(table: Table) -> service.Visitor:
+    visitor, _ = auth.request_visitor(table)
+    if visitor is None:
+        raise Forbidden(f"Join table {table.code} to see it: scan the QR code on the host screen.")
+    return visitor
+
+
+def _seat_for(table: Table, visitor: service.Visitor):
+    """Which seat this screen shows: the phone's own, the seat the host is playing for, or None (host screen)."""
+    if not visitor.host:
+        return visitor.player
+    wanted = request.values.get("seat", "")
+    return service.seat_by_number(table, int(wanted)) if wanted.isdigit() else None
+
+
+def live_context(table: Table, visitor: service.Visitor, seat) -> dict[str, Any]:
+    """Everything the live region renders; one place, so the page and the fragment can't drift apart."""
+    spec = get_game(table.game)
+    state = service.game_state(table)
+    rules = spec.rules
+    view = rules.view(state, seat.number if seat is not None else None) if rules and state is not None else None
+    outcome = rules.outcome(state) if rules and state is not None else None
+    undo_target, redo_target = service.history_controls(table) if visitor.host else (None, None)
+    log = service.log_page(table, limit=LOG_ON_SCREEN)
+    return {"table": table, "spec": spec, "visitor": visitor, "seat": seat, "view": view, "outcome": outcome,
+            "log": log, "undo_target": undo_target, "redo_target": redo_target,
+            "presence": service.presence_key(table), "connected": service.is_connected,
+            "newest": log[0] if log else None, "dice": service.dice_disclosure(table),
+            "panel": f"games/{spec.package}/_panel.html" if rules else None}
+
+
+def render_live(table: Table, visitor: service.Visitor, seat, status: int = 200, **extra) -> tuple[str, int]:
+    return render_template("tables/_live.html", **live_context(table, visitor, seat), **extra), status
+
+
+@bp.get("/t/<code>/live")
+def live(code: str):
+    """The live region for this screen; 204 (nothing rendered) while its version and seat list are current."""
+    table = service.find_table(code)
+    visitor = _visitor(table)
+    if request.args.get("v") == str(table.version) and request.args.get("p") == service.presence_key(table):
+        return Response(status=204)
+    return render_live(table, visitor, _seat_for(table, visitor))
+
+
+def form_action() -> dict[str, Any]:
+    """A move from a form: numbers where the rules expect numbers, dice values as a list."""
+    action: dict[str, Any] = {}
+    for key, value in request.form.items():
+        if key in ("csrf_token", "version"):
+            continue
+        value = value.strip()
+        if key in NUMBER_FIELDS and re.fullmatch(r"[+-]?\d{1,9}", value):
+            action[key] = int(value)
+        elif key in LIST_FIELDS:
+            parts = [part for part in re.split(r"[\s,;]+", value) if part]
+            if not all(re.fullmatch(r"[+-]?\d{1,9}", part) for part in parts):
+                raise BadRequest("Type what the dice showed as numbers, like 3, 5.")
+            action[key] = [int(part) for part in parts]
+        elif value != "" or key in ("type",):
+            action[key] = value
+    return action
+
+
+def _after(table: Table, visitor: service.Visitor, seat):
+    """htmx gets the fresh live region (and a cleared message line); a plain form goes back to its page."""
+    if request.headers.get("HX-Request"):
+        return render_live(table, visitor, seat, clear_flash=True)
+    if seat is not None:
+        return redirect(url_for("tables.seat_page", code=table.code, number=seat.number), code=303)
+    return redirect(url_for("tables.host_screen", code=table.code), code=303)
+
+
+@bp.post("/t/<code>/act")
+def act(code: str):
+    table = service.find_table(code)
+    visitor = _visitor(table)
+    action = form_action()
+    seat = _seat_for(table, visitor)
+    if visitor.host and seat is not None:
+        action["seat"] = seat.number
+    service.apply_action(table, visitor, action, version=service.parse_version(request.form.get("version")))
+    return _after(table, visitor, seat)
+
+
+@bp.post("/t/<code>/undo")
+def undo(code: str):
+    table = service.find_table(code)
+    visitor = _visitor(table)
+    service.undo(table, visitor, version=service.parse_version(request.form.get("version")))
+    return _after(table, visitor, None)
+
+
+@bp.post("/t/<code>/redo")
+def redo(code: str):
+    table = service.find_table(code)
+    visitor = _visitor(table)
+    service.redo(table, visitor, version=service.parse_version(request.form.get("version")))
+    return _after(table, visitor, None)
+
+
+@bp.post("/t/<code>/jump")
+def jump(code: str):
+    table = service.find_table(code)
+    visitor = _visitor(table)
+    version = service.parse_version(request.form.get("version"))
+    service.jump_back(table, visitor, request.form.get("seq"), version=version)
+    return _after(table, visitor, None)
+
+
+@bp.get("/t/<code>/log")
+def full_log(code: str):
+    """The whole story of the table, 100 entries a page, newest first."""
+    table = service.find_table(code)
+    visitor = _visitor(table)
+    before = request.args.get("before", "")
+    entries = service.log_page(table, before=int(before) if before.isdigit() else None, limit=100)
+    older = entries[-1].seq if len(entries) == 100 and entries[-1].seq > 1 else None
+    return render_template("tables/log.html", table=table, spec=get_game(table.game), visitor=visitor,
+                           entries=entries, older=older)
+
+
+@bp.get("/t/<code>/verify")
+def verify_dice(code: str):
+    """Re-check every app roll from the revealed seed; before the end, show the commitment and how it works."""
+    table = service.find_table(code)
+    visitor = _visitor(table)
+    disclosed = service.dice_disclosure(table)
+    draws = service.logged_draws(table)
+    report = verify_draws(disclosed["seed"], draws) if disclosed["seed"] else None
+    return render_template("tables/verify.html", table=table, spec=get_game(table.game), visitor=visitor,
+                           disclosed=disclosed, draws=draws, report=report,
+                           commitment_ok=report.commitment_ok(disclosed["commitment"]) if report else None)
