@@ -39,6 +39,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_error_handlers(app)
     register_security_headers(app)
     init_live(app)
+    from .tables.service import init_write_path
+
+    init_write_path(app)
 
     from .live import routes as live_routes
     from .tables import api, play, routes

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, query_expression, relationship
 
 from .extensions import db
 
@@ -97,3 +97,9 @@ class Action(db.Model):
     undoable: Mapped[bool] = mapped_column(Boolean, default=True)
     undone: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Loaded by log queries instead of the states themselves: is this entry a game move (undoable in principle)?
+    is_move: Mapped[bool | None] = query_expression()
+
+    @property
+    def move(self) -> bool:
+        return bool(self.is_move) if self.is_move is not None else self.state_before is not None

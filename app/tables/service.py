@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from flask import current_app
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import defer, with_expression
 
 from ..dice import DiceError, TableDice, commitment, new_seed
 from ..errors import BadRequest, Conflict, Forbidden, Gone, Invalid, NotFound, Unavailable
@@ -34,8 +35,20 @@ LOG_TEXT_MAX = 400
 ACTION_FIELDS_MAX = 20
 CONNECTED_FOR = timedelta(seconds=150)  # a stream refreshes its seat every 60 s; two missed beats mean gone
 T = TypeVar("T")
-# Writers to the same table queue here first (one process); across processes the version check or FOR UPDATE does.
-TABLE_LOCKS = [threading.Lock() for _ in range(64)]
+LOCK_STRIPES = 64
+
+
+def init_write_path(app) -> None:
+    """Writers to one table queue on one of these locks first; across processes the version check or FOR UPDATE does.
+
+    Made per app, not at import: gunicorn imports us before gevent patches the worker, and an unpatched lock held
+    across a database wait would freeze every greenlet of the worker.
+    """
+    app.extensions["nightshift.table_locks"] = [threading.Lock() for _ in range(LOCK_STRIPES)]
+
+
+def _table_lock(table_id: int) -> threading.Lock:
+    return current_app.extensions["nightshift.table_locks"][table_id % LOCK_STRIPES]
 
 
 @dataclass(frozen=True)
@@ -189,7 +202,7 @@ def _write(table_id: int, change: Callable[[Table], tuple[T, Entry]], *, expecte
     """
     busy = False
     hub = broker()
-    with TABLE_LOCKS[table_id % len(TABLE_LOCKS)]:
+    with _table_lock(table_id):
         for attempt in range(attempts):
             db.session.rollback()
             if attempt:
@@ -462,26 +475,34 @@ def apply_action(table: Table, visitor: Visitor | None, action: object, *, versi
     return _write(table.id, change, expected_version=version).written
 
 
-def _moves(table: Table) -> list[Action]:
-    """The table's game moves (not seat changes, not undo entries), oldest first."""
-    return list(db.session.scalars(select(Action).where(Action.table_id == table.id, Action.state_before.is_not(None))
-                                   .order_by(Action.seq)))
+def _entries():
+    """Log rows without the states, which only undo, redo and jump read (for one row each)."""
+    return select(Action).options(defer(Action.state_before), defer(Action.state_after), defer(Action.payload),
+                                  defer(Action.result),
+                                  with_expression(Action.is_move, Action.state_before.is_not(None)))
 
 
-def _undo_target(moves: list[Action]) -> Action | None:
-    return next((move for move in reversed(moves) if not move.undone), None)
+def _moves_of(table: Table):
+    return _entries().where(Action.table_id == table.id, Action.state_before.is_not(None))
 
 
-def _redo_target(moves: list[Action]) -> Action | None:
+def _undo_target(table: Table) -> Action | None:
+    """The newest move still in effect."""
+    return db.session.scalar(_moves_of(table).where(Action.undone.is_(False)).order_by(Action.seq.desc()).limit(1))
+
+
+def _redo_target(table: Table, base: Action | None) -> Action | None:
     """The earliest undone move after the newest live one; a new move after an undo ends the redo chain."""
-    base = _undo_target(moves)
-    return next((move for move in moves if move.undone and (base is None or move.seq > base.seq)), None)
+    query = _moves_of(table).where(Action.undone.is_(True))
+    if base is not None:
+        query = query.where(Action.seq > base.seq)
+    return db.session.scalar(query.order_by(Action.seq).limit(1))
 
 
 def history_controls(table: Table) -> tuple[Action | None, Action | None]:
     """(what undo would take back, what redo would bring back), for the host's buttons."""
-    moves = _moves(table)
-    return _undo_target(moves), _redo_target(moves)
+    base = _undo_target(table)
+    return base, _redo_target(table, base)
 
 
 def _refuse_hidden(move: Action) -> None:
@@ -496,7 +517,7 @@ def undo(table: Table, visitor: Visitor | None, *, version: int | None = None) -
 
     def change(fresh: Table):
         check_open(fresh)
-        target = _undo_target(_moves(fresh))
+        target = _undo_target(fresh)
         if target is None:
             raise Conflict("There is nothing to undo yet.")
         _refuse_hidden(target)
@@ -513,7 +534,7 @@ def redo(table: Table, visitor: Visitor | None, *, version: int | None = None) -
 
     def change(fresh: Table):
         check_open(fresh)
-        target = _redo_target(_moves(fresh))
+        target = _redo_target(fresh, _undo_target(fresh))
         if target is None:
             raise Conflict("There is nothing to redo: redo brings back undone moves until a new move is made.")
         fresh.state, target.undone = target.state_after, False
@@ -535,7 +556,8 @@ def jump_back(table: Table, visitor: Visitor | None, seq: object, *, version: in
         check_open(fresh)
         if seq > fresh.version:
             raise NotFound(f"The log has no entry #{seq}; the newest is #{fresh.version}.")
-        later = [move for move in _moves(fresh) if move.seq > seq and not move.undone]
+        later = list(db.session.scalars(_moves_of(fresh).where(Action.seq > seq, Action.undone.is_(False))
+                                        .order_by(Action.seq)))
         if not later:
             raise Conflict(f"The table is already as it was after #{seq}; there is nothing to undo.")
         for move in later:
@@ -551,7 +573,7 @@ def jump_back(table: Table, visitor: Visitor | None, seq: object, *, version: in
 
 
 def newest_entry(table: Table) -> Action:
-    return db.session.scalar(select(Action).where(Action.table_id == table.id).order_by(Action.seq.desc()).limit(1))
+    return db.session.scalar(_entries().where(Action.table_id == table.id).order_by(Action.seq.desc()).limit(1))
 
 
 def logged_draws(table: Table) -> list[dict[str, Any]]:
@@ -566,7 +588,7 @@ def logged_draws(table: Table) -> list[dict[str, Any]]:
 
 def log_page(table: Table, *, before: int | None = None, limit: int = 50) -> list[Action]:
     """The log, newest first, `limit` entries older than `before`."""
-    query = select(Action).where(Action.table_id == table.id)
+    query = _entries().where(Action.table_id == table.id)
     if before is not None:
         query = query.where(Action.seq < before)
     return list(db.session.scalars(query.order_by(Action.seq.desc()).limit(limit)))
@@ -576,7 +598,7 @@ def entry_json(entry: Action) -> dict[str, Any]:
     """A log entry for the API and the verify page: what happened, who did it, the dice, whether it was undone."""
     return {"seq": entry.seq, "type": entry.type, "actor": entry.actor, "text": entry.text,
             "dice": entry.dice or [], "undoable": entry.undoable, "undone": entry.undone,
-            "move": entry.state_before is not None, "at": as_utc(entry.created_at).isoformat()}
+            "move": entry.move, "at": as_utc(entry.created_at).isoformat()}
 
 
 # ---- presence: which phones have the table open ------------------------------------------------------------

@@ -1,0 +1,75 @@
+"""End to end in Chromium: two phones and a host screen on one tracker table; taps show everywhere, no reloads."""
+
+import re
+
+import pytest
+
+from tests.browser.conftest import HOST, PHONE, shoot
+from tests.browser.test_join_by_qr import serious_violations
+
+pytestmark = pytest.mark.browser
+
+
+def join(page, url: str, name: str) -> None:
+    page.goto(url)
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Take my seat").click()
+    page.wait_for_url("**/seats/*")
+
+
+def test_a_tap_on_one_phone_shows_on_the_other_and_on_the_host_screen(live_server, screens):
+    from playwright.sync_api import expect
+
+    host = screens(HOST)
+    host.goto(live_server + "/new/tracker")
+    host.get_by_label("Players", exact=True).fill("2")
+    host.get_by_label("Counters", exact=True).fill("Sanity, each, 0, 10, 10\nDoom, shared, 0, 20, 0")
+    host.get_by_label("Dice tray", exact=True).fill("d20, 2d6")
+    host.get_by_role("button", name="Create table").click()
+    host.wait_for_url("**/t/*")
+    code = host.url.rsplit("/", 1)[-1]
+    join_url = host.locator(".join-url code").inner_text()
+
+    ann, bo = screens(PHONE), screens(PHONE)
+    join(ann, join_url, "Ann")
+    join(bo, join_url, "Bo")
+    for page in (host, ann, bo):
+        expect(page.locator(".live-status .live-on")).to_be_visible(timeout=5000)
+    expect(host.locator(".seat-list .presence.online")).to_have_count(2, timeout=5000)
+
+    # Ann raises the shared Doom track; Bo's phone and the host screen follow on their own.
+    ann.get_by_role("button", name="Add 1 to Doom").click()
+    for page in (ann, bo, host):
+        expect(page.locator(".counter-card", has_text="Doom").locator(".counter-value")).to_have_text("1")
+    expect(bo.locator(".log-entry").first).to_contain_text("Ann (Player 1): Doom 0 → 1")
+
+    # Bo loses sanity on his own counter; the host's per-seat table shows it.
+    bo.get_by_role("button", name="Take 5 from Sanity").click()
+    expect(host.locator("tr", has_text="Bo").locator(".counter-value")).to_have_text("5")
+
+    # Ann rolls the tray's d20: the same roll on every screen.
+    ann.get_by_role("button", name="Roll d20").click()
+    total = ann.locator(".last-roll .roll-total")
+    expect(total).to_have_text(re.compile(r"^\d+$"))
+    rolled = total.inner_text()
+    for page in (bo, host):
+        expect(page.locator(".last-roll .roll-total")).to_have_text(rolled)
+
+    # A refused tap: a sentence on that phone, nothing changes anywhere.
+    bo.get_by_role("button", name="Take 5 from Sanity").click()
+    bo.get_by_role("button", name="Take 5 from Sanity").click()
+    expect(bo.locator("#flash")).to_contain_text("Sanity")
+    expect(host.locator("tr", has_text="Bo").locator(".counter-value")).to_have_text("0")
+
+    # The host takes the last move back; both phones follow.
+    host.get_by_role("button", name=re.compile(r"^Undo #")).click()
+    for page in (ann, bo, host):
+        expect(page.locator(".log-entry").first).to_contain_text("Host undid")
+    expect(bo.locator(".counter-card", has_text="Sanity").locator(".counter-value")).to_have_text("5")
+
+    for page, name in ((host, "live-host"), (ann, "live-phone-ann"), (bo, "live-phone-bo")):
+        assert serious_violations(page) == [], name
+        shoot(page, name)
+    unexpected = [problem for problem in screens.problems if "status of 422" not in problem]  # the refused tap
+    assert not unexpected, unexpected
+    assert host.url.endswith(f"/t/{code}")  # nobody reloaded or navigated away
