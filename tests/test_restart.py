@@ -43,3 +43,29 @@ def test_tables_seats_and_a_phones_cookie_survive_a_restart(tmp_path, database_u
         after = json.loads(body)
         assert [seat["player"] for seat in after["seats"]] == [None, "Ginny", None]
         assert after["options"] == table["options"] and after["version"] == table["version"] + 1
+
+
+def test_the_log_and_undo_survive_a_restart(tmp_path, database_url):
+    """Moves, their dice and the undo history are in the database, not in the server's memory."""
+    instance, port = tmp_path / "instance", free_port()
+    json_headers = {"Content-Type": "application/json"}
+
+    def call(base, path, body=None, token=None):
+        headers = json_headers | ({"Authorization": f"Bearer {token}"} if token else {})
+        _, text = fetch(browser(), base + path, json.dumps(body).encode() if body is not None else None, headers)
+        return json.loads(text)
+
+    with running_server(instance, database_url, port) as base:
+        table = call(base, "/api/tables", {"game": "tracker", "options": {"players": 2}})
+        seat = call(base, f"/api/tables/{table['code']}/join", {"name": "Ann", "key": table["join_key"]})
+        host = table["host_token"]
+        rolled = call(base, f"/api/tables/{table['code']}/actions", {"type": "roll", "dice": "3d6"}, seat["seat_token"])
+        call(base, f"/api/tables/{table['code']}/actions", {"type": "next-round"}, seat["seat_token"])
+        before = call(base, f"/api/tables/{table['code']}/log", token=host)["log"]
+
+    with running_server(instance, database_url, port) as base:
+        after = call(base, f"/api/tables/{table['code']}/log", token=host)["log"]
+        assert after == before and "rolled 3d6" in after[1]["text"] and after[1]["dice"]
+        undone = call(base, f"/api/tables/{table['code']}/undo", {}, host)
+        assert undone["view"]["round"] == 1 and undone["view"]["last_roll"] == rolled["view"]["last_roll"]
+        assert call(base, f"/api/tables/{table['code']}/undo", {}, host)["view"]["last_roll"] is None

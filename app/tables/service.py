@@ -261,7 +261,7 @@ def create_table(game: object, raw_options: object, *, from_form: bool = False) 
         try:
             db.session.add(table)
             db.session.flush()
-            db.session.add(Action(table_id=table.id, seq=1, actor="host", type="table.create", undoable=False,
+            db.session.add(Action(table_id=table.id, seq=1, actor="Host", type="table.create", undoable=False,
                                   text=f"Table {code} opened for {spec.name}, {len(seat_defs)} seats."))
             db.session.commit()
         except IntegrityError:
@@ -328,7 +328,7 @@ def host_seats_player(table: Table, visitor: Visitor | None, number: object, nam
         if target.occupied:
             raise Conflict(f"{target.name} is already taken by {target.player_name}. Free it first.")
         target.player_name, target.token_hash, target.joined_at = clean, None, utcnow()
-        return target, Entry("seat.host", f"The host seated {clean} as {target.name}.", "host", target)
+        return target, Entry("seat.host", f"The host seated {clean} as {target.name}.", "Host", target)
 
     return _write(table.id, change)
 
@@ -343,7 +343,7 @@ def free_seat(table: Table, visitor: Visitor | None, number: object) -> Seat:
             raise Conflict(f"{target.name} is already free.")
         who = target.player_name
         target.player_name, target.token_hash, target.joined_at = None, None, None
-        return target, Entry("seat.free", f"The host freed {target.name} ({who}).", "host", target)
+        return target, Entry("seat.free", f"The host freed {target.name} ({who}).", "Host", target)
 
     return _write(table.id, change)
 
@@ -357,7 +357,7 @@ def end_table(table: Table, visitor: Visitor | None) -> Table:
         check_open(fresh)
         fresh.status, fresh.finished_at = "finished", utcnow()
         return fresh, Entry("table.end", "The host ended the game. The dice seed is revealed: anyone at the table "
-                                         "can now check every roll.", "host")
+                                         "can now check every roll.", "Host")
 
     return _write(table.id, change)
 
@@ -522,7 +522,7 @@ def undo(table: Table, visitor: Visitor | None, *, version: int | None = None) -
             raise Conflict("There is nothing to undo yet.")
         _refuse_hidden(target)
         fresh.state, target.undone = target.state_before, True
-        return target, Entry("undo", f"Host undid #{target.seq}: {target.text}", "host", payload={"seq": target.seq})
+        return target, Entry("undo", f"Host undid #{target.seq}: {target.text}", "Host", payload={"seq": target.seq})
 
     return _write(table.id, change, expected_version=version)
 
@@ -538,7 +538,7 @@ def redo(table: Table, visitor: Visitor | None, *, version: int | None = None) -
         if target is None:
             raise Conflict("There is nothing to redo: redo brings back undone moves until a new move is made.")
         fresh.state, target.undone = target.state_after, False
-        return target, Entry("redo", f"Host redid #{target.seq}: {target.text}", "host", payload={"seq": target.seq})
+        return target, Entry("redo", f"Host redid #{target.seq}: {target.text}", "Host", payload={"seq": target.seq})
 
     return _write(table.id, change, expected_version=version)
 
@@ -566,7 +566,7 @@ def jump_back(table: Table, visitor: Visitor | None, seq: object, *, version: in
         for move in later:
             move.undone = True
         count = "1 move" if len(later) == 1 else f"{len(later)} moves"
-        return later, Entry("jump", f"Host went back to #{seq}, undoing {count}.", "host",
+        return later, Entry("jump", f"Host went back to #{seq}, undoing {count}.", "Host",
                             payload={"seq": seq, "undone": [move.seq for move in later]})
 
     return _write(table.id, change, expected_version=version)

@@ -1,6 +1,7 @@
 """Live updates against the real server: signals on change, catch-up on reconnect, presence, and who may listen."""
 
 import json
+import os
 import time
 import urllib.error
 import urllib.request
@@ -11,7 +12,7 @@ from tests.conftest import IN_CI
 from tests.live.sse import EventStream
 from tests.server import running_server
 
-POSTGRES_FOR_TWO_PROCESSES = "postgresql://postgres@127.0.0.1:5432/test"
+POSTGRES_FOR_TWO_PROCESSES = os.environ.get("NIGHTSHIFT_TEST_DATABASE_URL") or "postgresql://postgres@127.0.0.1:5432/test"
 
 
 def call(method, url, body=None, token=None):

@@ -1,6 +1,7 @@
 """The one write path: moves through the API and the pages, stale versions, who may do what, undo/redo/jump."""
 
 import json
+import re
 
 import pytest
 from sqlalchemy import text
@@ -234,3 +235,26 @@ def test_a_tap_without_javascript_lands_back_on_the_page(client):
     assert "Round 2 begins" in page_text(client.get(host_screen))
     missing_csrf = client.post(f"{host_screen}/act", data={"type": "next-round"})
     assert missing_csrf.status_code == 400
+
+
+def test_the_host_plays_for_a_seat_from_its_page_and_a_spectator_sees_no_buttons(client, phone):
+    created = client.post("/new/tracker", data={"csrf_token": csrf_token(client, "/new/tracker"), "players": "2",
+                                                "counters": "Health, each, 0, 20, 20", "dice": "d6"})
+    code = created.headers["Location"].rsplit("/", 1)[-1]
+    client.post(f"/t/{code}/seats/2/sit", data={"csrf_token": csrf_token(client, f"/t/{code}"), "name": "Gran"})
+    seat_page = client.get(f"/t/{code}/seats/2")
+    assert "playing for Player 2" in page_text(seat_page)
+    assert f"/t/{code}/act?seat=2" in seat_page.get_data(as_text=True)
+    tapped = client.post(f"/t/{code}/act?seat=2", headers={"HX-Request": "true"},
+                         data={"csrf_token": csrf_token(client, f"/t/{code}/seats/2"), "type": "adjust",
+                               "counter": "health", "by": "-3"})
+    assert tapped.status_code == 200 and "Gran (Player 2): Health 20 → 17" in page_text(tapped)
+    assert f"/t/{code}/live?v=" in tapped.get_data(as_text=True) and "seat=2" in tapped.get_data(as_text=True)
+
+    key = re.search(r'class="join-key">([^<]+)<', client.get(f"/t/{code}").get_data(as_text=True)).group(1)
+    key = key.replace(" ", "")
+    phone.post(f"/j/{code}", data={"csrf_token": csrf_token(phone, f"/j/{code}?k={key}"), "k": key,
+                                   "name": "Cy", "watch": "1"})
+    watching = phone.get(f"/t/{code}/seat")
+    assert watching.status_code == 200 and "Gran (Player 2): Health 20 → 17" in page_text(watching)
+    assert "/act" not in watching.get_data(as_text=True)
