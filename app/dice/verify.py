@@ -46,8 +46,11 @@ class _Malformed(Exception):
     """A record that doesn't have the shape a dice record has."""
 
 
-def verify(seed: str, records: list[dict]) -> Report:
-    """Check every record the app drew against `seed`; physical entries are checked to add up on their own."""
+def verify(seed: str, records: list[dict], draws_made: int | None = None) -> Report:
+    """Check every record the app drew against `seed`; physical entries are checked to add up on their own.
+
+    `draws_made` is the table's draw counter: a draw after the last logged one that the log doesn't show is missing too.
+    """
     report = Report(seed)
     numbers: list[int] = []
     for record in records:
@@ -64,8 +67,8 @@ def verify(seed: str, records: list[dict]) -> Report:
             report.checks.append(Check(record, False, "a dice record", f"a malformed record ({error})"))
     counted = Counter(numbers)
     report.duplicates = sorted(n for n, times in counted.items() if times > 1)
-    if counted:
-        report.missing = [n for n in range(max(counted)) if n not in counted]
+    highest = max(counted) + 1 if counted else 0
+    report.missing = [n for n in range(max(highest, draws_made or 0)) if n not in counted]
     return report
 
 
@@ -74,8 +77,14 @@ def _same(left: Any, right: Any) -> bool:
 
 
 def _roll_text(fields: dict) -> str:
+    """A roll as people read it: '2d6: 2, 1 = 3', or '4d6kh3: 6, 4, 3, 1, keeping 6, 4, 3 = 13'."""
     dice, values, kept, total = (fields.get(key) for key in ("dice", "values", "kept", "total"))
-    return f"{dice}: values {values}, kept {kept}, total {total}"
+    try:
+        shown = ", ".join(str(value) for group in values for value in group)
+        kept_shown = ", ".join(str(value) for group in kept for value in group) if kept is not None else shown
+    except TypeError:
+        return f"{dice}: {values} = {total}"
+    return f"{dice}: {shown}{'' if kept_shown == shown else f', keeping {kept_shown}'} = {total}"
 
 
 def _check(seed: str, record: dict) -> Check:

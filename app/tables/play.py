@@ -74,12 +74,12 @@ def form_action() -> dict[str, Any]:
         value = value.strip()
         if key in NUMBER_FIELDS and re.fullmatch(r"[+-]?\d{1,9}", value):
             action[key] = int(value)
-        elif key in LIST_FIELDS:
+        elif key in LIST_FIELDS and value:
             parts = [part for part in re.split(r"[\s,;]+", value) if part]
             if not all(re.fullmatch(r"[+-]?\d{1,9}", part) for part in parts):
                 raise BadRequest("Type what the dice showed as numbers, like 3, 5.")
             action[key] = [int(part) for part in parts]
-        elif value != "" or key in ("type",):
+        elif value != "" and key not in LIST_FIELDS:
             action[key] = value
     return action
 
@@ -149,7 +149,7 @@ def verify_dice(code: str):
     visitor = _visitor(table)
     disclosed = service.dice_disclosure(table)
     draws = service.logged_draws(table)
-    report = verify_draws(disclosed["seed"], draws) if disclosed["seed"] else None
+    report = verify_draws(disclosed["seed"], draws, table.dice_counter) if disclosed["seed"] else None
     return render_template("tables/verify.html", table=table, spec=get_game(table.game), visitor=visitor,
                            disclosed=disclosed, draws=draws, report=report,
                            commitment_ok=report.commitment_ok(disclosed["commitment"]) if report else None)

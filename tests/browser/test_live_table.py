@@ -73,3 +73,26 @@ def test_a_tap_on_one_phone_shows_on_the_other_and_on_the_host_screen(live_serve
     unexpected = [problem for problem in screens.problems if "status of 422" not in problem]  # the refused tap
     assert not unexpected, unexpected
     assert host.url.endswith(f"/t/{code}")  # nobody reloaded or navigated away
+
+
+def test_a_phone_whose_stream_is_blocked_falls_back_to_polling(live_server, screens):
+    """Some networks kill long-lived responses: the page says so and still shows every change within seconds."""
+    from playwright.sync_api import expect
+
+    host = screens(HOST)
+    host.goto(live_server + "/new/tracker")
+    host.get_by_label("Players", exact=True).fill("2")
+    host.get_by_role("button", name="Create table").click()
+    host.wait_for_url("**/t/*")
+    join_url = host.locator(".join-url code").inner_text()
+
+    phone = screens(PHONE)
+    phone.route("**/events*", lambda route: route.abort())
+    join(phone, join_url, "Ann")
+    expect(phone.locator(".live-status .live-off")).to_be_visible(timeout=10_000)
+    host.get_by_role("button", name="Next round").click()
+    expect(phone.locator(".round strong")).to_have_text("2", timeout=12_000)
+    # htmx logs each failed reconnect as an error event; anything else would be a real problem
+    unexpected = [problem for problem in screens.problems
+                  if "/events" not in problem and "[object Event]" not in problem]
+    assert not unexpected, unexpected

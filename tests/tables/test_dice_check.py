@@ -82,3 +82,15 @@ def test_physical_dice_outside_their_faces_are_refused(client):
     ok = act_via_api(client, table, ann, {"type": "roll", "dice": "d{0,5,5,10,10,15}", "values": [10]})
     assert ok.status_code == 200 and ok.get_json()["view"]["last_roll"]["total"] == 10
     assert ok.get_json()["log"][0]["dice"][0]["source"] == "physical"
+
+
+def test_a_last_roll_deleted_from_the_log_is_detected_by_the_draw_counter(app, client):
+    table = played_table(client)
+    client.post(f"/api/tables/{table['code']}/end", headers=bearer(table["host_token"]))
+    with app.app_context():
+        rolled = db.session.scalars(select(Action).where(Action.type == "roll").order_by(Action.seq)).all()[5]
+        assert rolled.dice[0]["n"] == 5  # the last app roll
+        rolled.dice = []
+        db.session.commit()
+    page = page_text(client.get(f"/t/{table['code']}/verify", headers=bearer(table["ann"])))
+    assert "Draw 5 is missing from the log." in page

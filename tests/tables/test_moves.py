@@ -258,3 +258,16 @@ def test_the_host_plays_for_a_seat_from_its_page_and_a_spectator_sees_no_buttons
     watching = phone.get(f"/t/{code}/seat")
     assert watching.status_code == 200 and "Gran (Player 2): Health 20 → 17" in page_text(watching)
     assert "/act" not in watching.get_data(as_text=True)
+
+
+def test_the_phones_dice_form_rolls_with_the_app_when_no_real_values_are_typed(client, phone, table):
+    token = csrf_token(phone, f"/j/{table['code']}?k={table['join_key']}")
+    phone.post(f"/j/{table['code']}", data={"csrf_token": token, "k": table["join_key"], "name": "Di"})
+    form = {"csrf_token": csrf_token(phone, f"/t/{table['code']}/seats/3"), "type": "roll", "dice": "4d6kh3",
+            "why": "stats", "values": ""}
+    rolled = phone.post(f"/t/{table['code']}/act", data=form, headers={"HX-Request": "true"})
+    assert rolled.status_code == 200 and "rolled 4d6kh3 for stats" in page_text(rolled)
+    typed = phone.post(f"/t/{table['code']}/act", data=form | {"values": "6, 5 4;1"}, headers={"HX-Request": "true"})
+    assert typed.status_code == 200 and "6, 5, 4" in page_text(typed) and "15" in page_text(typed)
+    junk = phone.post(f"/t/{table['code']}/act", data=form | {"values": "six"}, headers={"HX-Request": "true"})
+    assert junk.status_code == 400 and "as numbers" in page_text(junk)
