@@ -107,35 +107,20 @@ def act(code: str):
     return jsonify(moved(table, visitor, [entry]))
 
 
-@bp.post("/tables/<code>/undo")
-def undo(code: str):
+@bp.post("/tables/<code>/<any(undo, redo, jump):step>")
+def history(code: str, step: str):
+    """Undo, redo, or jump back to just after log entry {"seq": N} (host only); each is itself a log entry."""
     table = service.find_table(code)
     visitor = auth.api_visitor(table)
     body = request.get_json(silent=True) if request.data else {}
-    version = client_version(body if isinstance(body, dict) else {})
-    service.undo(table, visitor, version=version)
-    return jsonify(moved(table, visitor, [service.newest_entry(table)]))
-
-
-@bp.post("/tables/<code>/redo")
-def redo(code: str):
-    table = service.find_table(code)
-    visitor = auth.api_visitor(table)
-    body = request.get_json(silent=True) if request.data else {}
-    version = client_version(body if isinstance(body, dict) else {})
-    service.redo(table, visitor, version=version)
-    return jsonify(moved(table, visitor, [service.newest_entry(table)]))
-
-
-@bp.post("/tables/<code>/jump")
-def jump(code: str):
-    """Back to just after log entry {"seq": N}, undoing every later move at once."""
-    table = service.find_table(code)
-    visitor = auth.api_visitor(table)
-    body = json_body()
+    if not isinstance(body, dict):
+        raise BadRequest("Send nothing, or a JSON object such as {\"version\": 7} or {\"seq\": 12}.")
     version = client_version(body)
-    service.jump_back(table, visitor, body.get("seq"), version=version)
-    return jsonify(moved(table, visitor, [service.newest_entry(table)]))
+    if step == "jump":
+        entry = service.jump_back(table, visitor, body.get("seq"), version=version)
+    else:
+        entry = (service.undo if step == "undo" else service.redo)(table, visitor, version=version)
+    return jsonify(moved(table, visitor, [entry]))
 
 
 @bp.get("/tables/<code>/log")

@@ -105,28 +105,16 @@ def act(code: str):
     return _after(table, visitor, seat)
 
 
-@bp.post("/t/<code>/undo")
-def undo(code: str):
-    table = service.find_table(code)
-    visitor = _visitor(table)
-    service.undo(table, visitor, version=service.parse_version(request.form.get("version")))
-    return _after(table, visitor, None)
-
-
-@bp.post("/t/<code>/redo")
-def redo(code: str):
-    table = service.find_table(code)
-    visitor = _visitor(table)
-    service.redo(table, visitor, version=service.parse_version(request.form.get("version")))
-    return _after(table, visitor, None)
-
-
-@bp.post("/t/<code>/jump")
-def jump(code: str):
+@bp.post("/t/<code>/<any(undo, redo, jump):step>")
+def history(code: str, step: str):
+    """The host's undo, redo and 'back to here' buttons; each carries the version the host was looking at."""
     table = service.find_table(code)
     visitor = _visitor(table)
     version = service.parse_version(request.form.get("version"))
-    service.jump_back(table, visitor, request.form.get("seq"), version=version)
+    if step == "jump":
+        service.jump_back(table, visitor, request.form.get("seq"), version=version)
+    else:
+        (service.undo if step == "undo" else service.redo)(table, visitor, version=version)
     return _after(table, visitor, None)
 
 

@@ -522,9 +522,10 @@ def undo(table: Table, visitor: Visitor | None, *, version: int | None = None) -
             raise Conflict("There is nothing to undo yet.")
         _refuse_hidden(target)
         fresh.state, target.undone = target.state_before, True
-        return target, Entry("undo", f"Host undid #{target.seq}: {target.text}", "Host", payload={"seq": target.seq})
+        entry = Entry("undo", f"Host undid #{target.seq}: {target.text}", "Host", payload={"seq": target.seq})
+        return entry, entry
 
-    return _write(table.id, change, expected_version=version)
+    return _write(table.id, change, expected_version=version).written
 
 
 def redo(table: Table, visitor: Visitor | None, *, version: int | None = None) -> Action:
@@ -538,12 +539,13 @@ def redo(table: Table, visitor: Visitor | None, *, version: int | None = None) -
         if target is None:
             raise Conflict("There is nothing to redo: redo brings back undone moves until a new move is made.")
         fresh.state, target.undone = target.state_after, False
-        return target, Entry("redo", f"Host redid #{target.seq}: {target.text}", "Host", payload={"seq": target.seq})
+        entry = Entry("redo", f"Host redid #{target.seq}: {target.text}", "Host", payload={"seq": target.seq})
+        return entry, entry
 
-    return _write(table.id, change, expected_version=version)
+    return _write(table.id, change, expected_version=version).written
 
 
-def jump_back(table: Table, visitor: Visitor | None, seq: object, *, version: int | None = None) -> list[Action]:
+def jump_back(table: Table, visitor: Visitor | None, seq: object, *, version: int | None = None) -> Action:
     """The host returns the table to just after log entry `seq`, undoing every later move in one step."""
     check_host(visitor)
     check_open(table)
@@ -566,14 +568,11 @@ def jump_back(table: Table, visitor: Visitor | None, seq: object, *, version: in
         for move in later:
             move.undone = True
         count = "1 move" if len(later) == 1 else f"{len(later)} moves"
-        return later, Entry("jump", f"Host went back to #{seq}, undoing {count}.", "Host",
-                            payload={"seq": seq, "undone": [move.seq for move in later]})
+        entry = Entry("jump", f"Host went back to #{seq}, undoing {count}.", "Host",
+                      payload={"seq": seq, "undone": [move.seq for move in later]})
+        return entry, entry
 
-    return _write(table.id, change, expected_version=version)
-
-
-def newest_entry(table: Table) -> Action:
-    return db.session.scalar(_entries().where(Action.table_id == table.id).order_by(Action.seq.desc()).limit(1))
+    return _write(table.id, change, expected_version=version).written
 
 
 def logged_draws(table: Table) -> list[dict[str, Any]]:
