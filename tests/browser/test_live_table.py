@@ -96,3 +96,39 @@ def test_a_phone_whose_stream_is_blocked_falls_back_to_polling(live_server, scre
     unexpected = [problem for problem in screens.problems
                   if "/events" not in problem and "[object Event]" not in problem]
     assert not unexpected, unexpected
+
+
+def test_someone_elses_move_keeps_what_a_player_is_typing_and_quick_taps_all_count(live_server, screens):
+    from playwright.sync_api import expect
+
+    host = screens(HOST)
+    host.goto(live_server + "/new/tracker")
+    host.get_by_label("Players", exact=True).fill("2")
+    host.get_by_label("Counters", exact=True).fill("Doom, shared, 0, 50, 0\nHealth, each, 0, 20, 20")
+    host.get_by_role("button", name="Create table").click()
+    host.wait_for_url("**/t/*")
+    join_url = host.locator(".join-url code").inner_text()
+    ann, bo = screens(PHONE), screens(PHONE)
+    join(ann, join_url, "Ann")
+    join(bo, join_url, "Bo")
+    expect(ann.locator(".live-status .live-on")).to_be_visible()
+
+    ann.get_by_text("Other dice, or enter a real roll").click()
+    ann.get_by_label("Dice", exact=True).fill("3d6")
+    ann.get_by_label("Set Health to").fill("12")  # typed, focused, not sent
+    bo.get_by_role("button", name="Add 1 to Doom").click()
+    expect(ann.locator(".counter-card", has_text="Doom").locator(".counter-value")).to_have_text("1")
+    expect(ann.get_by_label("Set Health to")).to_have_value("12")
+    expect(ann.get_by_label("Dice", exact=True)).to_have_value("3d6")
+    expect(ann.locator("details.dice-more")).to_have_attribute("open", "")
+    ann.get_by_role("button", name="Set", exact=True).click()
+    expect(ann.locator(".counter-card", has_text="Health").locator(".counter-value")).to_have_text("12")
+    expect(ann.get_by_label("Set Health to")).to_have_value("")  # sent: the field starts empty again
+
+    plus = bo.get_by_role("button", name="Add 1 to Doom")
+    for _ in range(5):
+        plus.click(delay=0, no_wait_after=True)
+    for page in (ann, bo, host):
+        expect(page.locator(".counter-card", has_text="Doom").locator(".counter-value")).to_have_text("6")
+    unexpected = [problem for problem in screens.problems if "status of 4" not in problem]
+    assert not unexpected, unexpected
