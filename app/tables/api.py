@@ -130,7 +130,7 @@ def table_log(code: str):
     auth.api_visitor(table)
     before = request.args.get("before", "")
     limit = request.args.get("limit", "50")
-    if (before and not before.isdigit()) or not limit.isdigit() or not 1 <= int(limit) <= 200:
+    if (before and not (before.isdigit() and len(before) <= 9)) or not (limit.isdigit() and 1 <= int(limit) <= 200):
         raise BadRequest("Use ?before=SEQ (a log entry number) and ?limit= from 1 to 200.")
     entries = service.log_page(table, before=int(before) if before else None, limit=int(limit))
     return jsonify({"version": table.version, "log": [service.entry_json(entry) for entry in entries]})

@@ -124,7 +124,7 @@ def full_log(code: str):
     table = service.find_table(code)
     visitor = _visitor(table)
     before = request.args.get("before", "")
-    entries = service.log_page(table, before=int(before) if before.isdigit() else None, limit=100)
+    entries = service.log_page(table, before=int(before) if before.isdigit() and len(before) <= 9 else None, limit=100)
     older = entries[-1].seq if len(entries) == 100 and entries[-1].seq > 1 else None
     return render_template("tables/log.html", table=table, spec=get_game(table.game), visitor=visitor,
                            entries=entries, older=older)

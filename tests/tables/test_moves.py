@@ -204,6 +204,7 @@ def test_the_log_reads_like_the_story_and_pages_back(client, table):
     assert older["log"][0]["seq"] == page["log"][-1]["seq"] - 1
     assert "Round 6 begins" in page["log"][0]["text"]
     assert client.get(url + "?limit=0", headers=bearer(table["bo"])).status_code == 400
+    assert client.get(url + "?before=" + "9" * 30, headers=bearer(table["bo"])).status_code == 400
     assert client.get(url).status_code == 401
 
 
@@ -271,3 +272,20 @@ def test_the_phones_dice_form_rolls_with_the_app_when_no_real_values_are_typed(c
     assert typed.status_code == 200 and "6, 5, 4" in page_text(typed) and "15" in page_text(typed)
     junk = phone.post(f"/t/{table['code']}/act", data=form | {"values": "six"}, headers={"HX-Request": "true"})
     assert junk.status_code == 400 and "as numbers" in page_text(junk)
+
+
+def test_a_thousand_random_junk_moves_never_get_a_5xx_or_break_the_state(app, client, table):
+    import random
+
+    chooser = random.Random(7)
+    values = [None, True, 0, -1, 10**20, 1.5, "", "<script>", "health", "doom", "2d6", [], [7], ["a"], {}, {"a": 1},
+              "1", 2, 99, "next-round", "adjust", "set", "roll"]
+    fields = ["type", "counter", "by", "value", "whose", "dice", "values", "why", "seat", "version", "extra"]
+    for _ in range(1000):
+        body = {key: chooser.choice(values) for key in chooser.sample(fields, chooser.randint(0, 6))}
+        token = chooser.choice([table["ann"], table["host_token"]])
+        response = act_via_api(client, table, token, body)
+        assert response.status_code < 500, body
+        if response.status_code == 200:
+            for entry in response.get_json()["view"]["counters"]:
+                assert all(entry["min"] <= value <= entry["max"] for value in entry["values"].values())
