@@ -51,8 +51,8 @@ def live_context(table: Table, visitor: service.Visitor, seat) -> dict[str, Any]
             "panel": f"games/{spec.package}/_panel.html" if rules else None}
 
 
-def render_live(table: Table, visitor: service.Visitor, seat, status: int = 200, **extra) -> tuple[str, int]:
-    return render_template("tables/_live.html", **live_context(table, visitor, seat), **extra), status
+def render_live(table: Table, visitor: service.Visitor, seat) -> str:
+    return render_template("tables/_live.html", **live_context(table, visitor, seat))
 
 
 @bp.get("/t/<code>/live")
@@ -85,9 +85,9 @@ def form_action() -> dict[str, Any]:
 
 
 def _after(table: Table, visitor: service.Visitor, seat):
-    """htmx gets the fresh live region (and a cleared message line); a plain form goes back to its page."""
+    """htmx gets the fresh live region; a plain form goes back to its page."""
     if request.headers.get("HX-Request"):
-        return render_live(table, visitor, seat, clear_flash=True)
+        return render_live(table, visitor, seat)
     if seat is not None:
         return redirect(url_for("tables.seat_page", code=table.code, number=seat.number), code=303)
     return redirect(url_for("tables.host_screen", code=table.code), code=303)

@@ -5,6 +5,8 @@
   var POLL_MS = 5000;
   var timer = null;
   var typedInto = new WeakSet();  // fields this person changed and hasn't sent yet
+  var STALE_MESSAGE_MS = 5000;
+  var shownAt = 0;  // when the message line last showed a refusal
 
   function poll() {
     if (window.htmx) { window.htmx.trigger(document.body, "poll"); }
@@ -35,11 +37,28 @@
 
   document.addEventListener("input", function (event) { typedInto.add(event.target); });
 
-  // A form that was just sent successfully starts empty again.
+  // A form that was just sent successfully starts empty again, and an old refusal goes away.
+  // (Cleared here rather than by an out-of-band swap: that would make htmx replace the region instead of morphing
+  // it, dropping taps queued on its buttons.)
   document.addEventListener("htmx:beforeSwap", function (event) {
     var form = event.detail.requestConfig && event.detail.requestConfig.elt;
     if (!form || form.tagName !== "FORM" || !event.detail.xhr || event.detail.xhr.status >= 300) { return; }
     Array.prototype.forEach.call(form.elements, function (field) { typedInto.delete(field); });
     if (form.contains(document.activeElement)) { document.activeElement.blur(); }
+    var flash = document.getElementById("flash");
+    if (flash) { flash.textContent = ""; shownAt = 0; }
+  });
+
+  // A refusal stays on screen until the person acts again, or until the table has moved on for a few seconds.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail.target;
+    var flash = document.getElementById("flash");
+    if (!target || !flash) { return; }
+    if (target.id === "flash") { shownAt = Date.now(); return; }
+    var refresh = event.detail.requestConfig && event.detail.requestConfig.verb === "get";
+    if (target.id === "live" && refresh && shownAt && Date.now() - shownAt > STALE_MESSAGE_MS) {
+      flash.textContent = "";
+      shownAt = 0;
+    }
   });
 })();

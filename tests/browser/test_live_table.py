@@ -125,9 +125,13 @@ def test_someone_elses_move_keeps_what_a_player_is_typing_and_quick_taps_all_cou
     expect(ann.locator(".counter-card", has_text="Health").locator(".counter-value")).to_have_text("12")
     expect(ann.get_by_label("Set Health to")).to_have_value("")  # sent: the field starts empty again
 
+    taps = []
+    bo.on("request", lambda request: taps.append(request.url) if request.method == "POST" else None)
     plus = bo.get_by_role("button", name="Add 1 to Doom")
     for _ in range(5):
         plus.click(delay=0, no_wait_after=True)
+    bo.wait_for_timeout(1000)
+    assert len(taps) == 5, taps  # every tap left the phone
     for page in (ann, bo, host):
         expect(page.locator(".counter-card", has_text="Doom").locator(".counter-value")).to_have_text("6")
     unexpected = [problem for problem in screens.problems if "status of 4" not in problem]
