@@ -52,6 +52,19 @@ def events(code: str):
     db.session.remove()  # a stream may stay open all night; it must not hold a database connection
 
     watcher = watch_for_hang_up(request.environ.get("gunicorn.socket"), subscription)
+    closed = []
+
+    def close() -> None:
+        """Once, whether the stream ran to its end or the client left before its first byte."""
+        if closed:
+            return
+        closed.append(True)
+        if watcher is not None:
+            watcher.kill(block=False)
+        subscription.close()
+        if seat_id is not None:
+            with app.app_context():
+                service.seat_disconnected(code, seat_id, hub)
 
     def stream():
         nonlocal sent
@@ -74,15 +87,12 @@ def events(code: str):
                     with app.app_context():
                         service.seat_heartbeat(seat_id)
         finally:
-            if watcher is not None:
-                watcher.kill(block=False)
-            subscription.close()
-            if seat_id is not None:
-                with app.app_context():
-                    service.seat_disconnected(code, seat_id, hub)
+            close()
 
     headers = {"Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no"}
-    return Response(stream(), mimetype="text/event-stream", headers=headers)
+    response = Response(stream(), mimetype="text/event-stream", headers=headers)
+    response.call_on_close(close)
+    return response
 
 
 def watch_for_hang_up(client: socket.socket | None, subscription):
