@@ -55,9 +55,11 @@ def test_a_tap_on_one_phone_shows_on_the_other_and_on_the_host_screen(live_serve
     for page in (bo, host):
         expect(page.locator(".last-roll .roll-total")).to_have_text(rolled)
 
-    # A refused tap: a sentence on that phone, nothing changes anywhere.
+    # At 0 the screen offers no step below it; a typed value out of range is refused with a sentence, changing nothing.
     bo.get_by_role("button", name="Take 5 from Sanity").click()
-    bo.get_by_role("button", name="Take 5 from Sanity").click()
+    expect(bo.get_by_role("button", name="Take 1 from Sanity")).to_be_disabled()
+    bo.get_by_label("Set Sanity to").fill("99")
+    bo.get_by_role("button", name="Set", exact=True).click()
     expect(bo.locator("#flash")).to_contain_text("Sanity")
     expect(host.locator("tr", has_text="Bo").locator(".counter-value")).to_have_text("0")
 
