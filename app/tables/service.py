@@ -115,11 +115,6 @@ def seat_by_number(table: Table, number: object) -> Seat:
     raise NotFound(f"This table has no seat {str(number)[:20]!r}. Its seats are {names}.")
 
 
-def log_entries(table: Table, limit: int = 50) -> list[Action]:
-    return list(db.session.scalars(select(Action).where(Action.table_id == table.id)
-                                   .order_by(Action.seq.desc()).limit(limit)))
-
-
 # ---- checks --------------------------------------------------------------------------------------------------
 
 
