@@ -10,6 +10,34 @@ from flask import Flask
 from .config import PROJECT_ROOT, defaults, ensure_secret_key, from_environment
 
 
+def register_game_pages(app: Flask, csrf) -> None:
+    """A game's own pages (a calculator, a glossary) live in app/games/<pkg>/routes.py as `bp`, JSON in `api_bp`."""
+    import importlib
+
+    from .games import REGISTRY
+
+    for spec in REGISTRY.values():
+        try:
+            module = importlib.import_module(f"app.games.{spec.package}.routes")
+        except ModuleNotFoundError as error:
+            if error.name != f"app.games.{spec.package}.routes":
+                raise
+            continue
+        if hasattr(module, "bp"):
+            app.register_blueprint(module.bp)
+        if hasattr(module, "api_bp"):
+            app.register_blueprint(module.api_bp)
+            csrf.exempt(module.api_bp)  # JSON for scripts: no cookie session, so no cross-site forgery to guard
+
+
+def game_stylesheet(spec) -> str | None:
+    """The game's own stylesheet under static/css/games/, if it has one (its panel's look, kept out of app.css)."""
+    from flask import url_for
+
+    name = f"css/games/{spec.package}.css"
+    return url_for("static", filename=name) if (PROJECT_ROOT / "static" / name).is_file() else None
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app: config, extensions, blueprints. Nothing touches the database at import time."""
     test_config = dict(test_config or {})
@@ -51,6 +79,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(live_routes.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # the API authenticates with bearer tokens, which a browser never sends on its own
+    register_game_pages(app, csrf)
+    app.jinja_env.globals["game_stylesheet"] = game_stylesheet
 
     @app.get("/healthz")
     def healthz():

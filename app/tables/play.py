@@ -65,21 +65,26 @@ def live(code: str):
     return render_live(table, visitor, _seat_for(table, visitor))
 
 
-def form_action() -> dict[str, Any]:
-    """A move from a form: numbers where the rules expect numbers, dice values as a list."""
+def form_action(rules=None) -> dict[str, Any]:
+    """A move from a form: numbers where the rules expect numbers, lists (dice values) as lists of numbers.
+
+    A rules module may name more fields of either kind in FORM_NUMBERS and FORM_LISTS.
+    """
+    numbers = NUMBER_FIELDS | getattr(rules, "FORM_NUMBERS", frozenset())
+    lists = LIST_FIELDS | getattr(rules, "FORM_LISTS", frozenset())
     action: dict[str, Any] = {}
     for key, value in request.form.items():
         if key in ("csrf_token", "version"):
             continue
         value = value.strip()
-        if key in NUMBER_FIELDS and re.fullmatch(r"[+-]?\d{1,9}", value):
+        if key in numbers and re.fullmatch(r"[+-]?\d{1,9}", value):
             action[key] = int(value)
-        elif key in LIST_FIELDS and value:
+        elif key in lists and value:
             parts = [part for part in re.split(r"[\s,;]+", value) if part]
             if not all(re.fullmatch(r"[+-]?\d{1,9}", part) for part in parts):
                 raise BadRequest("Type what the dice showed as numbers, like 3, 5.")
             action[key] = [int(part) for part in parts]
-        elif value != "" and key not in LIST_FIELDS:
+        elif value != "" and key not in lists:
             action[key] = value
     return action
 
@@ -97,7 +102,7 @@ def _after(table: Table, visitor: service.Visitor, seat):
 def act(code: str):
     table = service.find_table(code)
     visitor = _visitor(table)
-    action = form_action()
+    action = form_action(get_game(table.game).rules)
     seat = _seat_for(table, visitor)
     if visitor.host and seat is not None:
         action["seat"] = seat.number
