@@ -14,9 +14,16 @@ def seat_plan(options):
 
 
 def check(options):
-    """'2 Players: Remove 3+ and 4 cards. 3 Players: Remove 4 cards.': fewer players mean a smaller Event deck."""
+    """'2 Players: Remove 3+ and 4 cards. 3 Players: Remove 4 cards.': fewer players mean a smaller Event deck.
+
+    How many cards carry each mark is not printed, so the host counts the deck after removing them (assumed size).
+    """
     players = len(options["characters"])
-    if players < 4 and options["event_deck"] >= PROFILE["event_cards"].value:
+    full = PROFILE["event_cards"].value
+    if players == 4 and options["event_deck"] != full:
+        raise OptionError(f"With 4 players all {full} Event cards are shuffled into the deck, "
+                          f"not {options['event_deck']}.")
+    if players < 4 and options["event_deck"] >= full:
         marks = "3+ and 4" if players == 2 else "4"
         raise OptionError(f"With {players} players the Event cards marked {marks} come out of the deck: "
                           f"count the Event cards left and enter that number.")
