@@ -2,19 +2,12 @@
 
 from ..options import BoolOption, ChoiceOption, IntOption, OptionError
 from ..spec import GameSpec, SeatDef, load_profile
+from .nights import NIGHTS as NIGHT_TABLE
 
 PROFILE = load_profile("directors_cut")
 
-# (value, label, most players, Freddy may move) from "Individual NIGHT Rules".
-NIGHTS = (
-    ("first", "The First Night", 6, False),
-    ("second", "The Second Night", 6, False),
-    ("third", "The Third Night", 6, False),
-    ("fourth", "The Fourth Night", 7, True),
-    ("fifth", "The Fifth Night", 7, True),
-    ("sixth", "The Sixth Night", 7, True),
-    ("final", "One Final Night", 7, True),
-)
+# (value, label, most players, Freddy may move), from nights.py's rule cards ("Individual NIGHT Rules").
+NIGHTS = tuple((night.key, night.label, night.most_players, night.freddy_moves) for night in NIGHT_TABLE)
 GUARDS = (("Guard 1", "black"), ("Guard 2", "darkblue"), ("Guard 3", "cyan"), ("Guard 4", "lightblue"))
 PLAYABLE = (("bonnie_player", "Bonnie", "purple"), ("chica_player", "Chica", "yellow"),
             ("freddy_player", "Freddy", "brown"))
@@ -38,9 +31,9 @@ def check(options):
         raise OptionError(f"{label} is for 1-{most} players, not {players}.")
 
 
-def die(key, label):
+def die(key, label, minimum=2):
     entry = PROFILE[key]
-    return IntOption(key, label, entry.value, minimum=2, maximum=100, source=entry.source, help=entry.note)
+    return IntOption(key, label, entry.value, minimum=minimum, maximum=100, source=entry.source, help=entry.note)
 
 
 SPEC = GameSpec(
@@ -62,9 +55,12 @@ SPEC = GameSpec(
         BoolOption("chica_player", "A player runs Chica", False, help="Otherwise the app rolls for her."),
         BoolOption("freddy_player", "A player runs Freddy", False,
                    help="Only from The Fourth Night on: Freddy doesn't move on Nights 1-3."),
-        die("guard_die", "Guard die sides"),
+        die("guard_die", "Guard die sides", minimum=8),
         die("bonnie_die", "Bonnie die sides"),
         die("chica_die", "Chica die sides"),
         die("freddy_die", "Freddy die sides"),
+        ChoiceOption("foxy_inactive", "Foxy inactive for", "night", source="assumed",
+                     choices=(("night", "the rest of the night"), ("next", "his next turn only")),
+                     help="'An even roll inactivates Foxy': the rulebook doesn't say for how long."),
     ),
 )

@@ -1,0 +1,186 @@
+"""How the GM speaks: the question on screen, who answers it, the board check and the odds, in the game's words.
+
+Pure: reads a Director's Cut state, never changes one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import odds
+from .nights import night_of
+
+NAMES = {"bonnie": "Bonnie", "chica": "Chica", "foxy": "Foxy", "freddy": "Freddy", "golden_freddy": "Golden Freddy"}
+FREDDY_ROOM = ("entered", "left", "neither")
+FOXY_PATH = ("reaches", "cinema", "blocked")
+CHOICE_LABELS = {
+    "entered": "Entered Freddy's room", "left": "Was the last to leave it", "neither": "Neither",
+    "reaches": "Foxy reaches them", "cinema": "In the cinema: safe", "blocked": "Blocked by an animatronic",
+    "nobody": "Nobody",
+}
+BONNIE_SIGHT = ("In any room other than the cafeteria, the entire room is in Bonnie's line of sight. In the cafeteria "
+                "only players directly inline with or adjacent to Bonnie and not blocked by an object are in her "
+                "line of sight.")
+FREDDY_SIGHT = "Any player in the same room as Freddy is in his line of sight, including the cafeteria."
+
+
+def guard_name(seat: int | None) -> str:
+    return f"Guard {seat}"
+
+
+def _numbers(values: tuple[int, ...]) -> str:
+    texts = [str(value) for value in values]
+    return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " or " + texts[-1]
+
+
+def who_answers(state: dict[str, Any], ask: dict[str, Any]) -> str:
+    """'Guard 2', "Bonnie's player" or 'the host': whoever the question is put to."""
+    who = ask["who"]
+    if who is None:
+        return "the host"
+    if str(who) in state["guards"]:
+        return guard_name(who)
+    piece = next(key for key, seat in state["controllers"].items() if seat == who)
+    return f"{NAMES[piece]}'s player"
+
+
+def question(state: dict[str, Any], ask: dict[str, Any]) -> str:
+    """The one question on screen, in the GM's words."""
+    tonight = night_of(state["night"])
+    dice = state["dice"]
+    kind = ask["kind"]
+    if kind == "move":
+        return f"{guard_name(ask['who'])}: roll your move (d{dice['guard']})."
+    if kind == "freddy_room":
+        return (f"Did {guard_name(ask['guard'])} just enter Freddy's room, or leave it as the last guard in it? "
+                "(Either wakes Freddy.)")
+    if kind == "bonnie":
+        which = f", roll {ask['roll']} of {ask['rolls']}" if ask["rolls"] > 1 else ""
+        return f"Roll for Bonnie: the tile she moves to (d{dice['bonnie']}{which})."
+    if kind == "bonnie_sight":
+        other = "another guard" if ask["seen"] else "a guard"
+        return f"Bonnie is on tile {ask['tile']}. Is {other} in her line of sight?"
+    if kind in ("chica", "freddy"):
+        doubled = tonight.chica_doubled if kind == "chica" else tonight.freddy_doubled
+        return (f"Roll for {NAMES[kind]}: {'she' if kind == 'chica' else 'he'} moves toward the nearest guard "
+                f"(d{dice[kind]}{', doubled tonight' if doubled else ''}).")
+    if kind in ("chica_met", "freddy_met"):
+        piece = kind.removesuffix("_met")
+        return (f"{NAMES[piece]} moves {ask['steps']} tiles toward the nearest guard. "
+                f"Does {'she' if piece == 'chica' else 'he'} meet a guard on the way?")
+    if kind == "foxy":
+        return f"Roll for Foxy (d{dice['foxy']}): he charges on {_numbers(tonight.foxy_triggers)}."
+    if kind == "foxy_nearest":
+        return "Foxy charges! Which guard is nearest to him?"
+    if kind == "foxy_path":
+        name = guard_name(ask["guard"])
+        return f"Foxy charges {name}. Is {name} in the cinema, or is Foxy's way blocked by another animatronic?"
+    if kind == "foxy_blocked":
+        return ("Every guard is blocked: roll for Foxy again. Even: Foxy goes inactive. Odd: every animatronic "
+                "goes back to its start and the turn ends.")
+    if kind == "golden_freddy":
+        return (f"Roll for Golden Freddy (d{dice['golden_freddy']}): he attacks on "
+                f"{_numbers(tonight.golden_freddy_triggers)}.")
+    if kind == "golden_furthest":
+        return "Golden Freddy attacks! Which guard is furthest from him?"
+    attacker = ask["attacker"]
+    rule = {"foxy": "a 7 or an 8 dies", "golden_freddy": "a 1 is eliminated for good"}.get(attacker, "odd dies")
+    return f"{NAMES[attacker]} attacks {guard_name(ask['who'])}: roll your die (d{dice['guard']}); {rule}."
+
+
+def role_of(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """What this screen plays: the host, a guard, or an animatronic a player runs."""
+    if seat is None:
+        return {"kind": "host"}
+    if str(seat) in state["guards"]:
+        return {"kind": "guard", "guard": seat, "status": state["guards"][str(seat)]}
+    for piece, player in state["controllers"].items():
+        if player == seat:
+            return {"kind": piece, "name": NAMES[piece]}
+    return {"kind": "none"}
+
+
+def _foxy_state(state: dict[str, Any]) -> str:
+    if state["foxy"] == "resting":
+        return "Not allowed to move tonight"
+    if state["foxy"] == "inactive":
+        back = state["foxy_back"]
+        return "Inactive for the rest of the night" if back is None else f"Inactive until full turn {back}"
+    return f"Ready: charges on {_numbers(night_of(state['night']).foxy_triggers)}"
+
+
+def _freddy_state(state: dict[str, Any]) -> str:
+    mode = state["freddy"]
+    if mode == "resting":
+        return "Not allowed to move tonight"
+    if mode == "inactive":
+        return "Inactive: a guard entering or leaving his room wakes him"
+    if mode == "strike":
+        return f"Awake: going for {guard_name(state['freddy_target'])}"
+    return "Awake: hunting the nearest guard"
+
+
+def board(state: dict[str, Any]) -> dict[str, Any]:
+    """The board check: who is alive, Freddy's and Foxy's state, the full-turn count, the revive."""
+    tonight = night_of(state["night"])
+    if not tonight.revive_needs:
+        revive = "None tonight (from The Fourth Night on)"
+    elif state["revive_used"]:
+        revive = "Used tonight"
+    else:
+        count = {1: "ONE guard", 2: "TWO guards", 3: "THREE guards"}[tonight.revive_needs]
+        revive = f"Not used: needs {count} in the Medical Office, once"
+    turn = state["turn"]
+    if turn is None:
+        current = "The night is over"
+    elif turn.startswith("guard-"):
+        current = guard_name(int(turn.removeprefix("guard-")))
+    else:
+        current = NAMES[turn]
+    return {
+        "guards": [{"seat": int(seat), "name": guard_name(int(seat)), "status": status}
+                   for seat, status in state["guards"].items()],
+        "alive": sum(status == "alive" for status in state["guards"].values()),
+        "freddy": _freddy_state(state), "foxy": _foxy_state(state), "revive": revive, "current": current,
+        "full_turn": min(state["full_turn"], state["full_turns"]), "full_turns": state["full_turns"],
+        "turns_done": state["turns_done"],
+    }
+
+
+def odds_view(state: dict[str, Any]) -> dict[str, Any]:
+    """Foxy's and Golden Freddy's chance to strike this full turn, and a guard's chance to live through each attack."""
+    tonight = night_of(state["night"])
+    dice = state["dice"]
+    order = state["order"]
+    at = order.index(state["turn"]) if state["turn"] in order else len(order)
+    ask = state["ask"]
+
+    def still_to_roll(piece: str) -> bool:
+        """True until the piece has rolled this full turn."""
+        here = order.index(piece)
+        return at < here or (at == here and ask is not None and ask["kind"] == piece)
+
+    foxy = odds.chance(dice["foxy"], tonight.foxy_triggers) if state["foxy"] != "resting" else 0
+    golden = odds.chance(dice["golden_freddy"], tonight.golden_freddy_triggers)
+    foxy_now = foxy if state["foxy"] == "ready" and still_to_roll("foxy") else 0
+    golden_now = golden if still_to_roll("golden_freddy") else 0
+    attackers = [piece for piece in ("bonnie", "chica", "foxy", "freddy", "golden_freddy")
+                 if not (piece == "foxy" and not tonight.foxy_moves) and not (piece == "freddy"
+                                                                             and not tonight.freddy_moves)]
+    survival = [{"attacker": piece, "name": NAMES[piece], "rule": _rule(piece),
+                 **odds.shown(odds.survival(piece, dice["guard"]))} for piece in attackers]
+    attack = None
+    if ask is not None and ask["kind"] == "attack":
+        attack = {"guard": ask["who"], "attacker": ask["attacker"], "name": NAMES[ask["attacker"]],
+                  **odds.shown(odds.survival(ask["attacker"], dice["guard"]))}
+    return {
+        "foxy": odds.shown(foxy) | {"moves": tonight.foxy_moves, "triggers": list(tonight.foxy_triggers)},
+        "golden_freddy": odds.shown(golden) | {"triggers": list(tonight.golden_freddy_triggers)},
+        "foxy_now": odds.shown(foxy_now), "golden_freddy_now": odds.shown(golden_now),
+        "either_now": odds.shown(odds.either(foxy_now, golden_now)),
+        "survival": survival, "attack": attack,
+    }
+
+
+def _rule(piece: str) -> str:
+    return {"foxy": "dies on a 7 or an 8", "golden_freddy": "eliminated on a 1"}.get(piece, "dies on an odd roll")

@@ -1,0 +1,186 @@
+"""Director's Cut through Flask: the host screen and the phones show the one question, the odds and the board check."""
+
+import re
+
+import pytest
+
+from tests.conftest import (
+    act_via_api,
+    any_csrf_token,
+    bearer,
+    create_via_api,
+    csrf_token,
+    join_via_api,
+    page_text,
+    snapshot,
+)
+
+SETUP = {"night": "fourth", "guards": 2}
+
+
+@pytest.fixture
+def table(client):
+    table = create_via_api(client, "directors-cut", SETUP)
+    table["ann"] = join_via_api(client, table, "Ann")["seat_token"]
+    table["bo"] = join_via_api(client, table, "Bo")["seat_token"]
+    return table
+
+
+def hosted(client, phone, **options) -> tuple[str, str]:
+    """A table made on the setup form (the host's browser keeps its cookie); Ann's phone sits at Guard 1."""
+    form = {"night": "fourth", "guards": "2", "guard_die": "8", "bonnie_die": "10", "chica_die": "6",
+            "freddy_die": "6", "foxy_inactive": "night", **options}
+    created = client.post("/new/directors-cut", data={"csrf_token": csrf_token(client, "/new/directors-cut"), **form})
+    assert created.status_code == 303, page_text(created)
+    host = created.headers["Location"]
+    code = host.rsplit("/", 1)[-1]
+    key = re.search(r'class="join-key">([^<]+)<', client.get(host).get_data(as_text=True)).group(1).replace(" ", "")
+    phone.post(f"/j/{code}", data={"csrf_token": csrf_token(phone, f"/j/{code}?k={key}"), "k": key, "name": "Ann"})
+    return host, code
+
+
+def words(response) -> str:
+    """The page as read aloud: tags dropped, spaces collapsed."""
+    return " ".join(re.sub(r"<[^>]+>", " ", page_text(response)).split())
+
+
+def tap(browser, page: str, code: str, **fields):
+    """A one-tap form as the panel on `page` renders it, sent the way htmx sends it."""
+    data = {"csrf_token": any_csrf_token(browser), **{key: str(value) for key, value in fields.items()}}
+    return browser.post(f"/t/{code}/act", data=data, headers={"HX-Request": "true"})
+
+
+def test_a_guards_phone_rolls_through_the_api_and_the_log_tells_the_story(client, table):
+    response = act_via_api(client, table, table["ann"], {"type": "roll", "values": [5]})
+    assert response.status_code == 200, response.get_json()
+    body = response.get_json()
+    assert body["log"][0]["text"] == "Ann (Guard 1): Guard 1 rolled 5 on d8 (real die) and moves up to 5 tiles."
+    assert body["view"]["ask"]["kind"] == "freddy_room" and body["view"]["answerer"] == "the host"
+    answered = act_via_api(client, table, table["host_token"], {"type": "answer", "choice": "entered"})
+    assert answered.status_code == 200
+    assert answered.get_json()["log"][0]["text"] == ("Host: Guard 1 entered Freddy's room: Freddy wakes and will go "
+                                                     "for them.")
+    app_roll = act_via_api(client, table, table["bo"], {"type": "roll"})
+    assert re.fullmatch(r"Bo \(Guard 2\): Guard 2 rolled \d on d8 and moves up to \d tiles?\.",
+                        app_roll.get_json()["log"][0]["text"])
+
+
+@pytest.mark.parametrize("who,action,status,message", [
+    ("bo", {"type": "roll"}, 422, "It's Guard 1's turn, not yours"),
+    ("ann", {"type": "roll", "values": [9]}, 422, "A d8 can't show 9: its faces are 1 to 8."),
+    ("ann", {"type": "answer", "choice": "entered"}, 422, "No question is waiting for an answer"),
+    ("host_token", {"type": "revive", "guard": 2, "office": [1]}, 422, "Guard 2 is alive"),
+    ("ann", {"type": "roll", "seat": 2}, 403, "only the host can play for another seat"),
+])
+def test_a_refused_move_says_why_and_changes_nothing(app, client, table, who, action, status, message):
+    before = snapshot(app)
+    response = act_via_api(client, table, table[who], action)
+    assert response.status_code == status and message in response.get_json()["error"]
+    assert snapshot(app) == before
+
+
+@pytest.mark.parametrize("options,message", [
+    ({"night": "eighth"}, "Night must be one of: first, second, third, fourth, fifth, sixth, final."),
+    ({"night": "second", "guards": 2, "freddy_player": True}, "Freddy isn't allowed to move on The Second Night"),
+    ({"guards": 4, "guard_die": 6}, "Guard die sides must be from 8 to 100, not 6."),
+])
+def test_a_setup_the_rulebook_forbids_is_refused_with_a_sentence(app, client, options, message):
+    before = snapshot(app)
+    response = client.post("/api/tables", json={"game": "directors-cut", "options": options})
+    assert response.status_code == 422 and message in response.get_json()["error"]
+    assert snapshot(app) == before
+
+
+def test_the_host_screen_shows_the_question_the_odds_the_board_check_and_the_rule_card(client, phone):
+    host, code = hosted(client, phone, night="sixth")
+    text = page_text(client.get(host))
+    for expected in ("The Sixth Night", "Full turn", "Guard 1: roll your move (d8).", "Waiting for Guard 1 (Ann)",
+                     "Roll for Guard 1 (Ann) (d8)", "Odds this full turn", "15%", "Foxy charges",
+                     "16.7%", "Golden Freddy attacks", "Board check", "Inactive: a guard entering or leaving",
+                     "Foxy can be triggered when he rolls 10, 15, or 20.", "Golden Freddy can be triggered when he "
+                     "rolls 6 or 12.", "Not used: needs TWO guards in the Medical Office, once", "assumed"):
+        assert expected in text, expected
+
+
+def test_a_phone_plays_its_move_from_the_page_and_the_host_answers_freddys_question(client, phone):
+    host, code = hosted(client, phone)
+    seat_page = f"/t/{code}/seats/1"
+    mine = page_text(phone.get(seat_page))
+    assert "You are Guard 1 (Ann)" in mine and "Your move" in mine and "Roll my move (d8)" in mine
+    assert "If you are attacked (d8)" in mine and "you live through Foxy (dies on a 7 or an 8)" in mine
+    rolled = tap(phone, seat_page, code, type="roll", step=1)
+    assert rolled.status_code == 200 and 'id="live"' in rolled.get_data(as_text=True)
+    assert re.search(r"Ann \(Guard 1\): Guard 1 rolled \d on d8", page_text(rolled))
+    again = tap(phone, seat_page, code, type="roll", step=1)  # a doubled tap
+    assert again.status_code == 422 and "That question was already answered" in page_text(again)
+    assert "The GM asks" in page_text(phone.get(seat_page))  # Freddy's question is the host's
+    refused = tap(phone, seat_page, code, type="answer", choice="left", step=2)
+    assert refused.status_code == 422 and "That's for the host to answer" in page_text(refused)
+    host_page = page_text(client.get(host))
+    assert "Did Guard 1 just enter Freddy's room" in host_page and "Was the last to leave it" in host_page
+    answered = tap(client, host, code, type="answer", choice="left", step=2)
+    assert answered.status_code == 200 and "Awake: hunting the nearest guard" in page_text(answered)
+
+
+def test_the_real_die_form_enters_what_the_table_rolled(client, phone):
+    host, code = hosted(client, phone)
+    seat_page = f"/t/{code}/seats/1"
+    assert "Rolled a real d8? Enter it" in page_text(phone.get(seat_page))
+    typed = tap(phone, seat_page, code, type="roll", step=1, values="6")
+    assert typed.status_code == 200 and "Guard 1 rolled 6 on d8 (real die)" in page_text(typed)
+    neither = tap(client, host, code, type="answer", choice="neither", step=2)
+    assert neither.status_code == 200 and "Freddy stays inactive" in page_text(neither)
+    junk = tap(client, host, code, type="roll", values="13")  # Guard 2's d8 can't show 13
+    assert junk.status_code == 422 and "A d8 can't show 13" in page_text(junk)
+    assert "Guard 2: roll your move (d8)." in page_text(client.get(host))
+
+
+def test_the_medical_office_revive_button_works_from_the_host_screen(app, client, phone):
+    host, code = hosted(client, phone, guards="3")
+    quiet_until_chica_kills_guard_3 = [
+        {"type": "roll", "values": "2"}, {"type": "answer", "choice": "neither"},  # Guard 1, Freddy's room
+        {"type": "roll", "values": "2"}, {"type": "answer", "choice": "neither"},  # Guard 2
+        {"type": "roll", "values": "2"}, {"type": "answer", "choice": "neither"},  # Guard 3
+        {"type": "roll", "values": "4"}, {"type": "answer", "choice": "nobody"},  # Bonnie, roll 1 of 2
+        {"type": "roll", "values": "5"}, {"type": "answer", "choice": "nobody"},  # Bonnie, roll 2 of 2
+        {"type": "roll", "values": "3"}, {"type": "answer", "guard": "3"},  # Chica meets Guard 3
+        {"type": "roll", "values": "1"},  # Guard 3 rolls odd
+    ]
+    for fields in quiet_until_chica_kills_guard_3:
+        assert tap(client, host, code, **fields).status_code == 200
+    text = page_text(client.get(host))
+    assert "Medical Office: revive a dead guard" in text
+    assert "Guard 1 (Ann) in the office: revive Guard 3" in text
+    revived = tap(client, host, code, type="revive", guard=3, office="1")
+    assert revived.status_code == 200, page_text(revived)
+    assert "Guard 1 in the Medical Office revive Guard 3, who goes back to the start." in page_text(revived)
+    assert "Used tonight" in page_text(revived)
+    before = snapshot(app)
+    twice = tap(client, host, code, type="revive", guard=3, office="1")
+    assert twice.status_code == 422 and "already been used tonight" in page_text(twice)
+    assert snapshot(app) == before
+
+
+def test_a_spectator_sees_the_night_but_cannot_act(app, client, table):
+    watcher = join_via_api(client, table, "Cy", spectator=True)["seat_token"]
+    state = client.get(f"/api/tables/{table['code']}", headers=bearer(watcher)).get_json()
+    assert state["view"]["question"] == "Guard 1: roll your move (d8)."
+    before = snapshot(app)
+    assert act_via_api(client, table, watcher, {"type": "roll"}).status_code == 403
+    assert snapshot(app) == before
+
+
+def test_a_player_running_bonnie_rolls_her_tile_and_answers_her_line_of_sight(client, phone):
+    host, code = hosted(client, phone, night="first", guards="1", bonnie_player="on")
+    client.post(f"/t/{code}/seats/2/sit", data={"csrf_token": csrf_token(client, host), "name": "Gus"})
+    bonnie_page = f"/t/{code}/seats/2"
+    assert "You run Bonnie ." in words(client.get(bonnie_page))
+    assert "Foxy isn't allowed to move tonight." in page_text(client.get(host))
+    assert tap(phone, f"/t/{code}/seats/1", code, type="roll", values="3").status_code == 200
+    mine = page_text(client.get(bonnie_page))
+    assert "Your move" in mine and "Roll for Bonnie (d10)" in mine
+    rolled = client.post(f"/t/{code}/act?seat=2", headers={"HX-Request": "true"},
+                         data={"csrf_token": any_csrf_token(client), "type": "roll", "values": "4"})
+    assert rolled.status_code == 200
+    assert "Gus (Bonnie): Bonnie rolled 4 on d10 (real die): she moves to tile 4." in page_text(rolled)
+    assert "Bonnie's line of sight:" in page_text(rolled) and "Guard 1 (Ann)" in page_text(rolled)
