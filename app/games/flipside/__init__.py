@@ -1,6 +1,6 @@
 """Five Nights at Freddy's: Flipside: a fan-made card game; each phone is its player's life counter."""
 
-from ..options import IntOption
+from ..options import ChoiceOption, IntOption
 from ..spec import GameSpec, first_player_fits, load_profile, numbered_seats
 
 PROFILE = load_profile("flipside")
@@ -21,5 +21,10 @@ SPEC = GameSpec(
                   help="'Choose a player to start.'"),
         IntOption("deck_size", "Cards in each deck", PROFILE["deck_min"].value, minimum=PROFILE["deck_min"].value,
                   maximum=400, help="A deck needs at least 40 cards; each player can correct theirs later."),
+        ChoiceOption("redrawn_cards", "Opening redraw: the cards you swap go to", "graveyard", source="choice",
+                     choices=(("graveyard", "your Graveyard (the rulebook: 'discard and redraw')"),
+                              ("deck", "back into your deck (house rule)")),
+                     help="'You may discard and redraw each card once.' Discarded cards go to the Graveyard, "
+                          "where they count as Remnant; some tables shuffle them back instead."),
     ),
 )

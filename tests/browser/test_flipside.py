@@ -1,0 +1,108 @@
+"""Flipside in Chromium: two phones and a host screen; one player attacks and the other's Health drops everywhere."""
+
+import re
+
+import pytest
+
+from tests.browser.conftest import HOST, PHONE, shoot
+from tests.browser.test_join_by_qr import serious_violations
+from tests.browser.test_live_table import join
+
+pytestmark = pytest.mark.browser
+
+
+def big_health(page):
+    return page.locator(".fs-health .fs-big")
+
+
+def players_health(page, name: str):
+    return page.locator(".fs-player", has_text=name).locator(".fs-player-value")
+
+
+def test_an_unblocked_attack_on_one_phone_drops_the_other_players_health_on_every_screen(live_server, screens):
+    from playwright.sync_api import expect
+
+    host = screens(HOST)
+    host.goto(live_server + "/new/flipside")
+    host.get_by_label("Players", exact=True).fill("2")
+    host.get_by_role("button", name="Create table").click()
+    host.wait_for_url("**/t/*")
+    join_url = host.locator(".join-url code").inner_text()
+
+    ann, bo = screens(PHONE), screens(PHONE)
+    join(ann, join_url, "Ann")
+    join(bo, join_url, "Bo")
+    for page in (host, ann, bo):
+        expect(page.locator(".live-status .live-on")).to_be_visible(timeout=5000)
+
+    # Opening hands: Ann keeps, Bo swaps one card into his Graveyard; Ann starts and steps to her Action phase.
+    ann.get_by_role("button", name="Keep all 3").click()
+    bo.get_by_role("button", name="Redraw 1").click()
+    expect(bo.locator(".fs-remnant .fs-mid")).to_have_text("1")
+    shoot(bo, "flipside-phone-opening")
+    ann.get_by_role("button", name="Start the first turn").click()
+    for step in ("Next: Ready", "Next: Play", "Next: Action"):
+        ann.get_by_role("button", name=step).click()
+        expect(ann.locator(".fs-phase-now")).to_have_text(step.removeprefix("Next: "))
+    expect(bo.locator(".fs-turn-line")).to_contain_text("Ann's turn")
+    expect(bo.get_by_role("button", name="Resolve the fight")).to_have_count(0)  # only the attacker gets the helper
+
+    # Ann attacks with a 4/2 character and Bo does not block.
+    ann.get_by_label("ATK", exact=True).fill("4")
+    ann.get_by_label("DEF", exact=True).fill("2")
+    shoot(ann, "flipside-phone-combat")
+    ann.get_by_role("button", name="Resolve the fight").click()
+    expect(big_health(bo)).to_have_text("16")
+    for page in (ann, host):
+        expect(players_health(page, "Bo")).to_have_text("16")
+    expect(bo.locator(".fs-fight")).to_contain_text("Bo loses 4 Health")
+    expect(bo.locator(".log-entry").first).to_contain_text("Ann (Player 1): attacked Player 2")
+
+    # Bo types the damage of a card effect: the button he taps says which way it goes.
+    bo.get_by_label("Amount").fill("3")
+    bo.get_by_role("button", name="Lose", exact=True).click()
+    expect(big_health(bo)).to_have_text("13")
+    expect(players_health(host, "Bo")).to_have_text("13")
+    expect(bo.get_by_label("Amount")).to_have_value("")
+
+    # Too much is refused with a sentence, changing nothing.
+    bo.get_by_label("Amount").fill("50")
+    bo.get_by_role("button", name="Lose", exact=True).click()
+    expect(bo.locator("#flash")).to_contain_text("losing 50 would take it below 0")
+    expect(players_health(host, "Bo")).to_have_text("13")
+
+    # The host takes the typed damage back; both phones follow.
+    host.get_by_role("button", name=re.compile(r"^Undo #")).click()
+    expect(big_health(bo)).to_have_text("16")
+    expect(players_health(ann, "Bo")).to_have_text("16")
+
+    for page, name in ((host, "flipside-host"), (ann, "flipside-phone-ann"), (bo, "flipside-phone-bo")):
+        assert serious_violations(page) == [], name
+        shoot(page, name)
+    unexpected = [problem for problem in screens.problems if "status of 422" not in problem]
+    assert not unexpected, unexpected
+
+
+def test_the_glossary_and_the_deck_checker_work_on_a_phone(live_server, screens):
+    from playwright.sync_api import expect
+
+    phone = screens(PHONE)
+    phone.goto(live_server + "/flipside/keywords")
+    expect(phone.locator(".fs-keyword")).to_have_count(15)
+    phone.get_by_label("Search keywords").fill("disguise")
+    phone.get_by_role("button", name="Search").click()
+    expect(phone.locator(".fs-keyword dt")).to_have_text(["Disguise combat", "Spot combat"])
+    shoot(phone, "flipside-glossary")
+    assert serious_violations(phone) == []
+
+    phone.goto(live_server + "/flipside/deck")
+    phone.get_by_label("Deck list").fill("4 Toy Chica [Yellow]\n5 Foxy [Red]\nBonnie [Blue]\n1 Mangle [Green]")
+    phone.get_by_role("button", name="Check deck").click()
+    problems = phone.locator(".fs-problems li")
+    expect(problems).to_have_count(4)
+    expect(problems.nth(0)).to_contain_text("Line 2: Foxy has 5 copies")
+    expect(problems.nth(1)).to_contain_text("Line 3: start with how many copies")
+    shoot(phone, "flipside-deck-check")
+    assert serious_violations(phone) == []
+    unexpected = [problem for problem in screens.problems if "status of 422" not in problem]
+    assert not unexpected, unexpected

@@ -1,0 +1,237 @@
+"""Flipside through Flask: the counters on host and phone pages, moves by API and by form, the glossary, the checker."""
+
+import re
+
+import pytest
+
+from tests.conftest import act_via_api, bearer, create_via_api, csrf_token, join_via_api, page_text, snapshot
+from tests.tables.test_join import host_table, join_form
+
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def table(client):
+    """A two-player table by API with Ann and Bo seated, Ann's turn 1 in the Action phase."""
+    table = create_via_api(client, "flipside", {"players": 2})
+    table["ann"] = join_via_api(client, table, "Ann")["seat_token"]
+    table["bo"] = join_via_api(client, table, "Bo")["seat_token"]
+    assert act_via_api(client, table, table["ann"], {"type": "start"}).status_code == 200
+    for _ in range(3):
+        act_via_api(client, table, table["ann"], {"type": "next-phase"})
+    return table
+
+
+def health(body: dict, seat: int) -> int:
+    return body["view"]["players"][str(seat)]["health"]
+
+
+def browser_table(client, phone):
+    """A table the `client` browser hosts and the `phone` browser sits at as Ann (Player 1)."""
+    code, key = host_table(client, "flipside", players="2", first_player="1", deck_size="40")
+    assert join_form(phone, code, key, "Ann", seat=1).status_code == 303
+    return code, csrf_token(phone, f"/t/{code}/seats/1")
+
+
+def test_phone_and_host_pages_show_the_counters_and_the_opening(client, phone):
+    code, _ = browser_table(client, phone)
+    mine = page_text(phone.get(f"/t/{code}/seats/1"))
+    for text in ("Opening hands", "Your opening hand", "Keep all 3", 'aria-label="Your Health: 20"', "Power",
+                 "Remnant", 'aria-label="Cards left in your deck: 37"', "Keyword glossary", "Deck-list checker",
+                 "Start the first turn", 'aria-label="Lose 5 Health"'):
+        assert text in mine, text
+    host = page_text(client.get(f"/t/{code}"))
+    assert "fs-host" in host and "Ann's Health: 20" in host and "Player 2's Health: 20" in host
+    assert "Your opening hand" not in host
+
+
+def test_moves_through_the_api_change_the_view_and_the_log(client, table):
+    response = act_via_api(client, table, table["ann"], {"type": "attack", "target": 2, "atk": 4, "def": 2})
+    assert response.status_code == 200, response.get_json()
+    body = response.get_json()
+    assert health(body, 2) == 16
+    assert body["log"][0]["text"] == ("Ann (Player 1): attacked Player 2: an unblocked 4/2 attacker deals 4 damage. "
+                                      "Player 2's Health 20 \u2192 16 (\u22124).")
+    seen = client.get(f"/api/tables/{table['code']}", headers=bearer(table["bo"])).get_json()
+    assert seen["view"]["me"]["health"] == 16 and seen["view"]["last_combat"]["player_damage"] == 4
+
+
+def test_a_blocked_fight_through_the_api_fills_both_graveyards(client, table):
+    body = act_via_api(client, table, table["ann"], {"type": "attack", "target": 2, "atk": 3, "def": 2,
+                                                     "b1_atk": 1, "b1_def": 3, "b2_atk": 1, "b2_def": 5}).get_json()
+    assert health(body, 2) == 20
+    assert body["view"]["players"]["2"]["graveyard"] == 1 and body["view"]["players"]["1"]["graveyard"] == 1
+
+
+def test_the_phone_form_plays_and_the_typed_amount_takes_its_type_from_the_button(client, phone):
+    code, token = browser_table(client, phone)
+    typed = phone.post(f"/t/{code}/act", data={"csrf_token": token, "amount": "7", "type": "lose-health"},
+                       headers=HX)
+    assert typed.status_code == 200 and 'aria-label="Your Health: 13"' in page_text(typed)
+    assert "Ann (Player 1): Health 20 \u2192 13 (\u22127)." in page_text(typed)
+    spent = phone.post(f"/t/{code}/act", data={"csrf_token": token, "type": "spend-power", "amount": "1"},
+                       headers=HX)
+    assert "Power left: 0 of 1" in page_text(spent)
+    assert "Ann's Health: 13" in page_text(client.get(f"/t/{code}"))  # the host screen shows the same
+
+
+def test_the_combat_form_posts_empty_rows_and_checkboxes_as_a_browser_does(client, phone):
+    code, token = browser_table(client, phone)
+    seated = client.post(f"/t/{code}/seats/2/sit", data={"csrf_token": csrf_token(client, f"/t/{code}"),
+                                                         "name": "Bo"})
+    assert seated.status_code in (200, 303)
+    for kind in ("start", "next-phase", "next-phase", "next-phase"):
+        assert phone.post(f"/t/{code}/act", data={"csrf_token": token, "type": kind}, headers=HX).status_code == 200
+    page = page_text(phone.get(f"/t/{code}/seats/1"))
+    assert "Resolve the fight" in page and 'name="target" value="2"' in page
+    form = {"csrf_token": token, "type": "attack", "target": "2", "atk": "5", "def": "3", "bonus": "",
+            "disguise": "yes", "b1_atk": "2", "b1_def": "4", "b1_spot": "yes", "b2_atk": "", "b2_def": "",
+            "b3_atk": "", "b3_def": "", "b4_atk": "", "b4_def": ""}
+    fought = phone.post(f"/t/{code}/act", data=form, headers=HX)
+    assert fought.status_code == 200
+    text = page_text(fought)
+    assert "Last fight" in text and "Blocker 1 2/4 takes 5" in text and "killed, to the Graveyard" in text
+    assert "Attacker 5/3 takes 2" in text and "survives, DEF 1" in text
+
+
+def test_a_refused_tap_shows_its_sentence_and_changes_nothing(app, client, phone):
+    code, token = browser_table(client, phone)
+    before = snapshot(app)
+    refused = phone.post(f"/t/{code}/act", data={"csrf_token": token, "type": "lose-health", "amount": "25"},
+                         headers=HX)
+    assert refused.status_code == 422 and refused.headers["HX-Retarget"] == "#flash"
+    assert "Health is 20; losing 25 would take it below 0" in page_text(refused)
+    plain = phone.post(f"/t/{code}/act", data={"csrf_token": token, "type": "lose-health", "amount": "-3"})
+    assert plain.status_code == 422 and "can't be less than 1" in page_text(plain)
+    assert snapshot(app) == before
+
+
+@pytest.mark.parametrize("action,message", [
+    ({"type": "set-health", "value": 1000}, "can't be more than 99"),
+    ({"type": "set-health", "value": -4}, "can't be less than 0"),
+    ({"type": "spend-power", "amount": 2}, "has 1 left; you can't spend 2"),
+    ({"type": "spend-remnant", "amount": 11}, "Remnant is at most 10"),
+    ({"type": "spend-remnant", "amount": 1}, "only 0 cards in the Graveyard"),
+    ({"type": "attack", "target": 2, "atk": 1, "def": 1, "b1_atk": 1}, "Blocker 1 needs both"),
+    ({"type": "attack", "target": 2, "atk": "lots", "def": 1}, "must be a whole number"),
+    ({"type": "next-phase", "seat": 2}, "only the host can play for another seat"),
+])
+def test_bad_moves_by_api_get_a_sentence_and_change_nothing(app, client, table, action, message):
+    before = snapshot(app)
+    response = act_via_api(client, table, table["ann"], action)
+    assert 400 <= response.status_code < 500
+    assert message in response.get_json()["error"]
+    assert snapshot(app) == before
+
+
+def test_a_player_who_is_out_is_refused_and_the_last_one_standing_ends_the_game(app, client, table):
+    host = table["host_token"]
+    three = create_via_api(client, "flipside", {"players": 3})
+    cy = join_via_api(client, three, "Cy")["seat_token"]
+    assert act_via_api(client, three, three["host_token"], {"type": "set-health", "value": 0, "whose": 1}).status_code \
+        == 200
+    out = act_via_api(client, three, cy, {"type": "gain-health", "amount": 1})
+    assert out.status_code == 422 and "Player 1 is out of the game" in out.get_json()["error"]
+
+    won = act_via_api(client, table, host, {"type": "lose-health", "amount": 20, "whose": 2})
+    assert won.get_json()["outcome"]["winners"] == [1]
+    assert "Player 1 is the last one standing and wins!" in won.get_json()["log"][0]["text"]
+    before = snapshot(app)
+    over = act_via_api(client, table, table["ann"], {"type": "next-phase"})
+    assert over.status_code == 409 and "The game is over" in over.get_json()["error"]
+    assert snapshot(app) == before
+    undone = client.post(f"/api/tables/{table['code']}/undo", headers=bearer(host))
+    assert undone.status_code == 200 and undone.get_json()["view"]["players"]["2"]["health"] == 20
+
+
+def test_every_move_can_be_undone_by_the_host(client, table):
+    act_via_api(client, table, table["bo"], {"type": "discard", "amount": 3})
+    act_via_api(client, table, table["bo"], {"type": "spend-remnant", "amount": 2})
+    host = bearer(table["host_token"])
+    view = client.post(f"/api/tables/{table['code']}/undo", headers=host).get_json()["view"]
+    assert view["players"]["2"]["graveyard"] == 3 and view["players"]["2"]["removed"] == 0
+
+
+# ---- the glossary ------------------------------------------------------------------------------------------------
+
+def test_the_glossary_lists_every_keyword_and_filters_on_the_server(client):
+    page = page_text(client.get("/flipside/keywords"))
+    for name in ("Jumpscare", "Rush", "Stealth", "Disguise", "Spot", "Guard", "Crawl", "Haywire", "Illusion",
+                 "Upgrade", "Salvage", "Leader", "Partner X", "Backup X", "Domain"):
+        assert f"<dt>{name}" in page, name
+    assert "Can only be blocked by other characters with Disguise." in page
+    found = page_text(client.get("/flipside/keywords?q=block"))
+    assert "<dt>Disguise" in found and "<dt>Guard" in found and "<dt>Rush" not in found
+    assert "3 of 15 keywords match “block”" in found
+    none = client.get("/flipside/keywords?q=%3Cscript%3Ealert(1)%3C/script%3E")
+    assert none.status_code == 200 and "<script>alert" not in none.get_data(as_text=True)
+    assert "No keyword mentions" in page_text(none)
+
+
+def test_the_glossary_and_checker_link_back_only_to_a_table_on_this_site(client):
+    assert 'href="/t/ABCDE/seat">Back to the table' in page_text(client.get("/flipside/keywords?from=/t/ABCDE/seat"))
+    for bad in ("https://evil.example/", "//evil.example", "/t/ABCDE/seat?x=<b>", "javascript:alert(1)"):
+        assert "Back to the table" not in page_text(client.get("/flipside/keywords", query_string={"from": bad}))
+
+
+def test_the_pages_have_no_inline_script_or_style(client):
+    for url in ("/flipside/keywords", "/flipside/deck"):
+        page = client.get(url).get_data(as_text=True)
+        assert "<script>" not in page and "style=" not in page and "onclick" not in page
+        assert "/static/css/games/flipside.css" in page
+
+
+# ---- the deck-list checker -----------------------------------------------------------------------------------
+
+LEGAL = "\n".join(f"4 Card {n} [{'Red' if n < 5 else 'White'}]" for n in range(10))
+
+
+def test_the_checker_page_checks_a_pasted_list(client):
+    token = csrf_token(client, "/flipside/deck")
+    good = client.post("/flipside/deck", data={"csrf_token": token, "list": LEGAL})
+    assert good.status_code == 200 and "This deck is legal: 40 cards." in page_text(good)
+    bad = client.post("/flipside/deck", data={"csrf_token": token, "list": "3 Toy Chica\n5 Foxy [Red]"})
+    text = page_text(bad)
+    assert bad.status_code == 422
+    assert "Line 1: put the card's colour in square brackets" in text
+    assert "Line 2: Foxy has 5 copies" in text and "The deck has 5 cards" in text
+    assert "3 Toy Chica\n5 Foxy [Red]</textarea>" in text  # the list stays for fixing
+
+
+def test_the_checker_page_needs_its_csrf_token(client):
+    refused = client.post("/flipside/deck", data={"list": LEGAL})
+    assert refused.status_code == 400 and "expired or didn't come from Night Shift" in page_text(refused)
+
+
+def test_the_checker_api_answers_json(client):
+    response = client.post("/api/flipside/deck", json={"list": LEGAL.replace("4 Card 9", "2 Card 9")})
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["ok"] is False and body["cards"] == 38 and body["colours"] == {"Red": 20, "White": 18}
+    assert body["problems"] == [{"line": None, "message": "The deck has 38 cards; a deck needs at least 40 "
+                                                          "(2 more)."}]
+    wrong = client.post("/api/flipside/deck", json={"list": "x\n\n4 Foxy [Orange]"}).get_json()
+    assert [problem["line"] for problem in wrong["problems"]] == [1, 3, None]
+
+
+@pytest.mark.parametrize("body,status,message", [
+    ({"data": "3 Foxy [Red]"}, 400, "Unknown field 'data'"),
+    ({"list": ["3 Foxy [Red]"]}, 400, "'list' must be the deck list as text"),
+    ({}, 400, "'list' must be the deck list as text"),
+    ([], 400, "Send a JSON object"),
+    ({"list": "1 A [Red]\n" * 2500}, 413, "at most 20,000 characters"),
+])
+def test_the_checker_api_refuses_bad_bodies_with_a_sentence(client, body, status, message):
+    response = client.post("/api/flipside/deck", json=body)
+    assert response.status_code == status
+    assert message in response.get_json()["error"]
+
+
+def test_a_huge_body_is_refused_before_it_is_read(client):
+    huge = '{"list": "' + "4 Foxy [Red]\\n" * 5000 + '"}'
+    response = client.post("/api/flipside/deck", data=huge, content_type="application/json")
+    assert response.status_code == 413 and "Paste one deck at a time" in response.get_json()["error"]
+    token = csrf_token(client, "/flipside/deck")
+    form = client.post("/flipside/deck", data={"csrf_token": token, "list": "4 Foxy [Red]\n" * 3000})
+    assert form.status_code == 413 and "Paste one deck at a time" in page_text(form)
+    assert re.search(r"Error 413", page_text(form))

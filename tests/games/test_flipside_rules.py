@@ -1,0 +1,509 @@
+"""Flipside's rules, without Flask: counters, Power growth, Remnant, phases, simultaneous combat and the two endings."""
+
+import copy
+import json
+import random
+
+import pytest
+
+from app.games import REGISTRY
+from app.games.contract import IllegalAction
+from app.games.flipside import combat, keywords, rules
+
+SPEC = REGISTRY["flipside"]
+PROFILE = {key: entry.value for key, entry in SPEC.profile.items()}
+
+
+def table(players: int = 2, **options) -> dict:
+    """A Flipside opening state, set up through the same options a host picks."""
+    checked, seats = SPEC.configure({"players": players, **options})
+    return rules.new_state(list(range(1, len(seats) + 1)), checked, PROFILE)
+
+
+def act(state: dict, seat: int | None, **action) -> tuple[dict, list[str]]:
+    after, events = rules.apply(state, {**action, "seat": seat}, None)
+    return after, [event.text for event in events]
+
+
+def refused(state: dict, seat: int | None, message: str, **action) -> None:
+    """The move is refused with `message`, and the state it was given is untouched."""
+    before = copy.deepcopy(state)
+    with pytest.raises(IllegalAction) as caught:
+        rules.apply(state, {**action, "seat": seat}, None)
+    assert message in str(caught.value)
+    assert state == before
+
+
+def player(state: dict, seat: int) -> dict:
+    return state["players"][str(seat)]
+
+
+def started(players: int = 2, **options) -> dict:
+    """The first player's turn 1, in the Draw phase."""
+    state, _ = act(table(players, **options), None, type="start")
+    return state
+
+
+def to_phase(state: dict, phase: str) -> dict:
+    while state["turn"]["phase"] != phase:
+        state, _ = act(state, None, type="next-phase")
+    return state
+
+
+def attack(state: dict, seat: int | None, target: int, atk: int, defence: int, *blockers, **extra):
+    fields = {"target": target, "atk": atk, "def": defence, **extra}
+    for slot, (b_atk, b_def) in enumerate(blockers, start=1):
+        fields[f"b{slot}_atk"], fields[f"b{slot}_def"] = b_atk, b_def
+    return act(state, seat, type="attack", **fields)
+
+
+# ---- setup ---------------------------------------------------------------------------------------------------------
+
+def test_setup_gives_everyone_20_health_power_1_and_an_opening_hand_of_3():
+    """'Health: 20 per player', Power 'Starts at 1', 'Draw 3 cards' from a deck of at least 40."""
+    state = table(3, deck_size=45, first_player=2)
+    assert state["seats"] == [1, 2, 3]
+    for seat in (1, 2, 3):
+        assert player(state, seat) == {"health": 20, "power": 1, "power_max": 1, "deck": 42, "graveyard": 0,
+                                       "removed": 0, "redrawn": None, "turns": 0}
+    assert state["turn"] == {"seat": 2, "phase": "opening", "number": 0}
+    assert json.loads(json.dumps(state)) == state
+
+
+def test_setup_refuses_decks_under_40_and_more_than_4_players():
+    from app.games import OptionError
+    with pytest.raises(OptionError, match="from 40"):
+        SPEC.configure({"deck_size": 39})
+    with pytest.raises(OptionError, match="Players must be from 2 to 4"):
+        SPEC.configure({"players": 5})
+    with pytest.raises(OptionError, match="first player must be seat 1 to 2"):
+        SPEC.configure({"players": 2, "first_player": 3})
+
+
+def test_each_player_may_redraw_their_opening_cards_once_and_they_go_to_the_graveyard():
+    """'You may discard and redraw each card once'; 'All discarded cards go to the Graveyard'."""
+    state, events = act(table(), 1, type="redraw", count=2)
+    assert player(state, 1)["deck"] == 35 and player(state, 1)["graveyard"] == 2 and player(state, 1)["redrawn"] == 2
+    assert "redrew 2 cards" in events[0]
+    refused(state, 1, "each card may be redrawn only once", type="redraw", count=1)
+    kept, events = act(state, 2, type="redraw", count=0)
+    assert player(kept, 2)["deck"] == 37 and events == ["kept your opening hand."]
+
+
+def test_the_house_rule_puts_redrawn_cards_back_into_the_deck():
+    state, _ = act(table(redrawn_cards="deck"), 1, type="redraw", count=3)
+    assert player(state, 1)["deck"] == 37 and player(state, 1)["graveyard"] == 0
+
+
+def test_redraws_only_before_the_first_turn_and_within_the_hand():
+    refused(table(), 1, "can't be more than 3", type="redraw", count=4)
+    refused(table(), 1, "can't be less than 0", type="redraw", count=-1)
+    refused(started(), 1, "only before the first turn", type="redraw", count=1)
+
+
+def test_the_chosen_player_or_the_host_starts_and_draws_their_first_card():
+    """'Choose a player to start.' Their turn opens in the Draw phase: 'Draw 1 card from your deck.'"""
+    state = table(3, first_player=2)
+    refused(state, 1, "Player 2 starts", type="start")
+    after, events = act(state, 2, type="start")
+    assert after["turn"] == {"seat": 2, "phase": "draw", "number": 1}
+    assert player(after, 2)["deck"] == 36 and player(after, 1)["deck"] == 37
+    assert events[-1] == "Turn 1: Player 2 draws 1 card (deck 36)."
+    refused(after, None, "already started", type="start")
+
+
+# ---- turn structure and Power ----------------------------------------------------------------------------------
+
+def test_the_phases_run_draw_ready_play_action_cleanup_then_the_next_player_clockwise():
+    state = started(3, first_player=3)
+    seen = []
+    for _ in range(5):
+        seen.append(state["turn"]["phase"])
+        state, _ = act(state, 3, type="next-phase")
+    assert seen == ["draw", "ready", "play", "action", "cleanup"]
+    assert state["turn"] == {"seat": 1, "phase": "draw", "number": 2}  # clockwise wraps from seat 3 to seat 1
+    assert player(state, 1)["deck"] == 36
+
+
+def test_only_the_player_whose_turn_it_is_or_the_host_steps_the_phases():
+    state = started()
+    refused(state, 2, "It is Player 1's turn", type="next-phase")
+    refused(table(), None, "first turn hasn't started", type="next-phase")
+
+
+def test_cleanup_reminds_that_damage_on_characters_clears():
+    """'All damage is removed from surviving characters.'"""
+    state = to_phase(started(), "action")
+    _, events = act(state, 1, type="next-phase")
+    assert events == ["Cleanup: all damage is removed from surviving characters."]
+
+
+def play_turns(state: dict, turns: int) -> dict:
+    for _ in range(turns * 5):
+        state, _ = act(state, None, type="next-phase")
+    return state
+
+
+def test_power_starts_at_1_grows_by_1_each_turn_and_stops_at_10():
+    """'Starts at 1, increases by +1 per turn (max 10)': turn 1 plays with 1, turn 2 with 2, ... never past 10."""
+    state = started()
+    dials = []
+    for _ in range(24):  # 12 turns each
+        state = to_phase(state, "ready")
+        dials.append(player(state, state["turn"]["seat"])["power_max"])
+        state = to_phase(state, "cleanup")
+        state, _ = act(state, None, type="next-phase")
+    assert dials[0::2] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10]
+    assert dials[1::2] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10]
+
+
+def test_ready_restores_spent_power_fully():
+    """'fully refreshes each turn'"""
+    state = to_phase(play_turns(started(), 2), "play")  # Player 1's second turn: Power 2
+    state, events = act(state, 1, type="spend-power", amount=2)
+    assert player(state, 1)["power"] == 0 and events == ["spent 2 Power: Power 2 \u2192 0 (\u22122)."]
+    state = to_phase(play_turns(state, 2), "ready")
+    assert player(state, 1)["power"] == 3 == player(state, 1)["power_max"]
+
+
+def test_power_cannot_be_spent_beyond_what_is_left_or_gained_past_10():
+    state = started()
+    refused(state, 1, "Power has 1 left; you can't spend 2", type="spend-power", amount=2)
+    refused(state, 1, "can't be less than 1", type="spend-power", amount=0)
+    state, _ = act(state, 1, type="gain-power", amount=9)
+    assert player(state, 1)["power"] == 10
+    refused(state, 1, "can't go past 10", type="gain-power", amount=1)
+
+
+# ---- Health ------------------------------------------------------------------------------------------------------
+
+def test_health_steps_and_a_typed_amount_change_only_your_own():
+    state, events = act(table(), 2, type="lose-health", amount=5)
+    assert player(state, 2)["health"] == 15 and events == ["Health 20 \u2192 15 (\u22125)."]
+    state, _ = act(state, 2, type="gain-health", amount=1)
+    assert player(state, 2)["health"] == 16
+    refused(state, 1, "only your own Health", type="lose-health", amount=1, whose=2)
+    host, events = act(state, None, type="set-health", value=7, whose=2)
+    assert player(host, 2)["health"] == 7 and events == ["Player 2's Health 16 \u2192 7 (\u22129)."]
+
+
+@pytest.mark.parametrize("action,message", [
+    ({"type": "lose-health", "amount": 21}, "losing 21 would take it below 0"),
+    ({"type": "set-health", "value": -1}, "can't be less than 0"),
+    ({"type": "set-health", "value": 100}, "can't be more than 99"),
+    ({"type": "gain-health", "amount": 80}, "would pass 99"),
+    ({"type": "gain-health", "amount": 10**9}, "can't be more than 99"),
+    ({"type": "set-health", "value": 20}, "already 20"),
+    ({"type": "lose-health", "amount": True}, "must be a whole number"),
+    ({"type": "lose-health", "amount": "3"}, "must be a whole number"),
+    ({"type": "lose-health", "amount": 2.0}, "must be a whole number"),
+    ({"type": "lose-health"}, "Say how many"),
+    ({"type": "lose-health", "amount": 1, "whose": "2"}, "by seat number"),
+    ({"type": "lose-health", "amount": 1, "whose": 9}, "no Player 9"),
+    ({"type": "lose-health", "amount": 1, "colour": "red"}, "doesn't take 'colour'"),
+    ({"type": "fly"}, "isn't a Flipside move"),
+])
+def test_bad_health_input_is_refused_with_a_sentence(action, message):
+    refused(table(), 1, message, **action)
+
+
+def test_the_host_must_say_whose_counter_changes():
+    refused(table(), None, "Say whose Health", type="lose-health", amount=1)
+
+
+def test_malformed_actions_are_refused():
+    state = table()
+    for bad in (None, [], {"seat": 1}, {"type": 3, "seat": 1}):
+        with pytest.raises(IllegalAction, match="needs a type"):
+            rules.apply(state, bad, None)
+    with pytest.raises(IllegalAction, match="doesn't say who"):
+        rules.apply(state, {"type": "start"}, None)
+    for seat in (0, 3, True, "1"):
+        refused(state, seat, "There is no seat", type="start")
+
+
+# ---- Remnant, Graveyard, deck -------------------------------------------------------------------------------------
+
+def test_remnant_equals_the_graveyard_up_to_10_and_spent_remnant_leaves_the_game():
+    """'Equals the number of cards in your Graveyard (max 10)'; 'Remove used Remnant cards from the game'."""
+    state, _ = act(table(), 1, type="discard", amount=12)
+    seen = rules.view(state, 1)["me"]
+    assert seen["graveyard"] == 12 and seen["remnant"] == 10
+    state, events = act(state, 1, type="spend-remnant", amount=4)
+    assert player(state, 1)["graveyard"] == 8 and player(state, 1)["removed"] == 4
+    assert rules.view(state, 1)["me"]["remnant"] == 8
+    assert "4 cards removed from the game" in events[0]
+
+
+def test_remnant_is_never_spent_above_10_or_beyond_the_graveyard():
+    state, _ = act(table(), 1, type="discard", amount=2)
+    refused(state, 1, "only 2 cards in the Graveyard, not 3", type="spend-remnant", amount=3)
+    state, _ = act(state, 1, type="discard", amount=20)
+    refused(state, 1, "Remnant is at most 10; you can't spend 11", type="spend-remnant", amount=11)
+    refused(table(), 1, "only 0 cards in the Graveyard", type="spend-remnant", amount=1)
+
+
+def test_the_deck_counts_down_with_draws_and_can_be_corrected():
+    state, events = act(table(), 1, type="draw", amount=2)
+    assert player(state, 1)["deck"] == 35 and "drew 2 cards" in events[0]
+    state, _ = act(state, 1, type="set-deck", value=50)
+    assert player(state, 1)["deck"] == 50
+    refused(state, 1, "has only 50 cards", type="draw", amount=51)
+    refused(state, 1, "can't be more than 400", type="set-deck", value=401)
+    refused(state, 1, "can't be less than 0", type="set-graveyard", value=-1)
+
+
+# ---- combat --------------------------------------------------------------------------------------------------------
+
+def test_an_unblocked_attack_takes_its_atk_off_the_defenders_health():
+    """'If an attack is unblocked, another player loses Health. Lost Health equals the number of damage dealt.'"""
+    state = to_phase(started(), "action")
+    after, events = attack(state, 1, 2, 4, 3)
+    assert player(after, 2)["health"] == 16
+    assert after["last_combat"]["unblocked"] and after["last_combat"]["player_damage"] == 4
+    assert "Player 2's Health 20 \u2192 16 (\u22124)" in events[0]
+
+
+def test_several_blockers_fight_the_attacker_all_at_once():
+    """'All involved characters lose DEF equal to the other's ATK. Apply damage simultaneously.' Each blocker takes
+    the attacker's ATK; the attacker takes all the blockers' ATK together. 'If a character's DEF reaches 0, it is
+    killed and discarded.' A blocked attack costs no Health."""
+    state = to_phase(started(), "action")
+    after, events = attack(state, 1, 2, 3, 4, (2, 3), (1, 5), (0, 2))
+    fight = after["last_combat"]
+    assert fight["attacker"] == {"atk": 3, "def": 4, "damage": 3, "left": 1, "dies": False}
+    assert [(b["slot"], b["damage"], b["left"], b["dies"]) for b in fight["blockers"]] == [
+        (1, 3, 0, True), (2, 3, 2, False), (3, 3, 0, True)]
+    assert player(after, 2)["health"] == 20
+    assert player(after, 2)["graveyard"] == 2 and player(after, 1)["graveyard"] == 0
+    assert "Player 2's Graveyard +2" in events[0]
+
+
+def test_a_blocked_attacker_dies_when_the_blockers_atk_adds_up_to_its_def():
+    state = to_phase(started(), "action")
+    after, _ = attack(state, 1, 2, 1, 3, (2, 4), (1, 4))
+    assert after["last_combat"]["attacker"]["dies"] and player(after, 1)["graveyard"] == 1
+    assert not any(blocker["dies"] for blocker in after["last_combat"]["blockers"])
+
+
+def test_combat_resolution_matches_brute_force_over_small_numbers():
+    """Every fight with ATK 0-3, DEF 1-3 and up to two blockers, checked against the rulebook sentence directly."""
+    for a_atk in range(4):
+        for a_def in range(1, 4):
+            for blockers in [[]] + [[(x, y)] for x in range(4) for y in range(1, 4)] + [
+                    [(x, y), (z, w)] for x in range(3) for y in range(1, 3) for z in range(3) for w in range(1, 3)]:
+                result = combat.resolve({"atk": a_atk, "def": a_def}, [{"atk": x, "def": y} for x, y in blockers])
+                hit = sum(x for x, _ in blockers)
+                assert result["attacker"]["dies"] == (bool(blockers) and a_def - hit <= 0)
+                assert [b["dies"] for b in result["blockers"]] == [y - a_atk <= 0 for _, y in blockers]
+                assert result["player_damage"] == (0 if blockers else a_atk)
+
+
+def test_backup_or_leader_adds_x_to_both_atk_and_def():
+    """'Backup X - Gains +X/+X if attacking alongside other characters named X.'"""
+    state = to_phase(started(), "action")
+    after, events = attack(state, 1, 2, 2, 1, (3, 3), bonus=1)
+    assert after["last_combat"]["attacker"] == {"atk": 3, "def": 2, "damage": 3, "left": 0, "dies": True}
+    assert after["last_combat"]["blockers"][0]["dies"]
+    assert "(+1/+1 included)" in events[0]
+
+
+def test_a_disguise_attacker_can_only_be_blocked_by_disguise_or_spot():
+    """'Disguise - Can only be blocked by other characters with Disguise.' 'Spot - Can block characters with
+    Disguise.'"""
+    state = to_phase(started(), "action")
+    refused(state, 1, "Blocker 1 can't block", type="attack", target=2, atk=2, disguise=True, b1_atk=1, b1_def=1,
+            **{"def": 2})
+    after, _ = act(state, 1, type="attack", target=2, atk=2, disguise="yes", b1_atk=1, b1_def=1, b1_spot="yes",
+                   **{"def": 2})
+    assert after["last_combat"]["disguise"] and after["last_combat"]["blockers"][0]["dies"]
+
+
+@pytest.mark.parametrize("fields,message", [
+    ({"target": 1}, "not yourself"),
+    ({"target": 3}, "by seat number"),
+    ({"target": "2"}, "by seat number"),
+    ({"atk": -1}, "can't be less than 0"),
+    ({"def": 0}, "can't be less than 1"),
+    ({"atk": 100}, "can't be more than 99"),
+    ({"atk": None}, "must be a whole number"),
+    ({"b1_atk": 2}, "Blocker 1 needs both"),
+    ({"b2_def": 0, "b2_atk": 1}, "Blocker 2's DEF can't be less than 1"),
+    ({"b3_spot": True}, "Blocker 3 is ticked"),
+    ({"disguise": "maybe"}, "yes-or-no"),
+    ({"b5_atk": 1}, "doesn't take 'b5_atk'"),
+])
+def test_bad_combat_input_is_refused(fields, message):
+    state = to_phase(started(), "action")
+    refused(state, 1, message, type="attack", **({"target": 2, "atk": 2, "def": 2} | fields))
+
+
+def test_attacks_only_in_the_attackers_action_phase():
+    """'4. Action - Each ready character may perform one action: Attack ...'"""
+    state = started()
+    refused(state, 1, "Action phase of your turn, not in the Draw phase", type="attack", target=2, atk=1,
+            **{"def": 1})
+    refused(to_phase(state, "action"), 2, "only they (or the host) declare attacks", type="attack", target=1,
+            atk=1, **{"def": 1})
+    refused(table(), 1, "not before the first turn", type="attack", target=2, atk=1, **{"def": 1})
+
+
+def test_combat_damage_stops_at_0_and_puts_the_defender_out():
+    state = to_phase(started(3), "action")
+    state, _ = act(state, None, type="set-health", value=3, whose=2)
+    after, events = attack(state, 1, 2, 7, 1)
+    assert player(after, 2)["health"] == 0
+    assert events[-1] == "Player 2 drops to 0 Health and is out."
+    refused(after, 1, "already out", type="attack", target=2, atk=1, **{"def": 1})
+
+
+# ---- the end ---------------------------------------------------------------------------------------------------------
+
+def test_the_last_one_standing_wins():
+    """'Survive: All players except one drop to 0 Health'."""
+    state = started(3)
+    state, _ = act(state, None, type="set-health", value=0, whose=2)
+    assert rules.outcome(state) is None
+    state, _ = act(state, None, type="lose-health", amount=20, whose=3)
+    over = rules.outcome(state)
+    assert over.winners == (1,) and "last one standing" in over.text
+
+
+def test_a_player_who_is_out_can_no_longer_act_and_their_counters_stay():
+    state, _ = act(started(3), None, type="set-health", value=0, whose=2)
+    refused(state, 2, "Player 2 is out of the game", type="gain-health", amount=1)
+    refused(state, 2, "Player 2 is out of the game", type="spend-power", amount=1)
+    refused(state, None, "Player 2 is out of the game", type="gain-health", amount=1, whose=2)
+    assert rules.legal_actions(state, 2) == []
+
+
+def test_an_out_player_is_skipped_in_turn_order_and_loses_their_turn_at_once():
+    state = started(3)  # Player 1's turn
+    state, events = act(state, None, type="set-health", value=0, whose=1)
+    assert state["turn"]["seat"] == 2 and state["turn"]["phase"] == "draw"
+    assert events[-1].startswith("Turn 2: Player 2 draws")
+    state = to_phase(state, "cleanup")
+    state, _ = act(state, None, type="next-phase")
+    assert state["turn"]["seat"] == 3
+    state = to_phase(state, "cleanup")
+    state, _ = act(state, None, type="next-phase")
+    assert state["turn"]["seat"] == 2
+
+
+def test_deck_out_gives_the_win_to_the_most_health():
+    """'Deck Out: If a player's deck is empty, the player with the most Health wins'."""
+    state, _ = act(started(3), None, type="set-health", value=12, whose=1)
+    state, _ = act(state, None, type="set-health", value=15, whose=3)
+    state, _ = act(state, None, type="set-health", value=10, whose=2)
+    state, _ = act(state, 2, type="set-deck", value=0)
+    over = rules.outcome(state)
+    assert over.winners == (3,) and not over.shared
+    assert over.text == "Deck out: Player 2's deck is empty. Player 3 has the most Health (15) and wins!"
+
+
+def test_a_deck_out_tie_is_shown_and_shared():
+    state, _ = act(started(3), None, type="set-health", value=12, whose=2)
+    state, _ = act(state, 1, type="set-deck", value=0)
+    over = rules.outcome(state)
+    assert over.winners == (1, 3) and over.shared
+    assert "Player 1 and Player 3 tie with the most Health (20)" in over.text
+
+
+def test_drawing_the_last_card_at_the_start_of_a_turn_ends_the_game():
+    state, _ = act(started(), None, type="set-deck", value=1, whose=2)
+    state = to_phase(state, "cleanup")
+    state, _ = act(state, 1, type="next-phase")
+    assert player(state, 2)["deck"] == 0
+    assert rules.outcome(state).winners == (1, 2)
+
+
+# ---- what the UI offers and shows ------------------------------------------------------------------------------
+
+def test_legal_actions_are_all_accepted_with_plausible_numbers():
+    """Every template the panel may offer, filled in with a small number, is a move the rules accept."""
+    state = to_phase(started(3), "action")
+    state, _ = act(state, 1, type="discard", amount=3)
+    for seat in (None, 1, 2, 3):
+        for template in rules.legal_actions(state, seat):
+            fill = {"amount": 1, "value": 5, "count": 1, "atk": 1, "def": 1}
+            needed = rules.FIELDS[template["type"]][0]
+            action = {**template, **{key: fill[key] for key in needed if key not in template}}
+            rules.apply(state, {**action, "seat": seat}, None)
+
+
+def test_the_view_says_whose_turn_it_is_and_what_comes_next():
+    state = to_phase(started(), "cleanup")
+    seen = rules.view(state, 2)
+    assert seen["phase_name"] == "Cleanup" and seen["next_label"] == "End turn: Player 2 draws"
+    assert [phase["current"] for phase in seen["phases"]] == [False, False, False, False, True]
+    assert not seen["may_step"] and rules.view(state, 1)["may_step"]
+    assert seen["me"]["seat"] == 2 and not seen["me"]["turn"]
+    assert {keyword["name"] for keyword in seen["reminders"]} >= {"Disguise", "Spot", "Guard", "Haywire",
+                                                                   "Backup X", "Leader"}
+
+
+def test_the_glossary_holds_every_keyword_of_the_rulebook():
+    names = [keyword["name"] for keyword in keywords.KEYWORDS]
+    assert names == ["Jumpscare", "Rush", "Stealth", "Disguise", "Spot", "Guard", "Crawl", "Haywire", "Illusion",
+                     "Upgrade", "Salvage", "Leader", "Partner X", "Backup X", "Domain"]
+    assert [keyword["name"] for keyword in keywords.search("disguise")] == ["Disguise", "Spot"]
+    assert [keyword["name"] for keyword in keywords.search("  POWER ")] == ["Upgrade", "Salvage"]
+    assert keywords.search("nothing like this") == []
+    assert len(keywords.search("")) == 15
+
+
+# ---- a whole game at random ------------------------------------------------------------------------------------
+
+def random_move(state: dict, chance: random.Random) -> dict:
+    """A plausible move: mostly the turn stepping on and fights, sometimes counters, now and then something wrong."""
+    turn = state["turn"]
+    alive = [seat for seat in state["seats"] if player(state, seat)["health"] > 0]
+    who = chance.choice(alive)
+    roll = chance.random()
+    if turn["phase"] == "opening":
+        return chance.choice([{"type": "redraw", "count": chance.randint(0, 3), "seat": who},
+                              {"type": "start", "seat": None}])
+    if turn["phase"] == "action" and roll < 0.5:
+        targets = [seat for seat in alive if seat != turn["seat"]]
+        fields = {"type": "attack", "seat": turn["seat"], "target": chance.choice(targets),
+                  "atk": chance.randint(0, 6), "def": chance.randint(1, 6)}
+        for slot in range(1, chance.randint(0, 4) + 1):
+            fields[f"b{slot}_atk"], fields[f"b{slot}_def"] = chance.randint(0, 4), chance.randint(1, 4)
+        return fields
+    if roll < 0.55:
+        return {"type": "next-phase", "seat": turn["seat"]}
+    kind = chance.choice(["lose-health", "gain-health", "spend-power", "gain-power", "spend-remnant", "discard",
+                          "draw", "set-health"])
+    field = "value" if kind.startswith("set") else "amount"
+    return {"type": kind, "seat": who, field: chance.randint(-1, 12)}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_random_game_plays_to_an_end_keeping_every_counter_in_bounds(seed):
+    chance = random.Random(seed)
+    state = table(chance.randint(2, 4), first_player=1, deck_size=40)
+    moves = refusals = 0
+    while rules.outcome(state) is None and moves < 5000:
+        move = random_move(state, chance)
+        before = copy.deepcopy(state)
+        try:
+            state, events = rules.apply(state, move, None)
+        except IllegalAction as error:
+            refusals += 1
+            assert str(error) and before == state
+            continue
+        moves += 1
+        assert events and all(event.undoable for event in events)
+        assert json.loads(json.dumps(state)) == state
+        for seat in state["seats"]:
+            mine = player(state, seat)
+            assert 0 <= mine["health"] <= 99 and 0 <= mine["power"] <= 10 and 1 <= mine["power_max"] <= 10
+            assert mine["deck"] >= 0 and mine["graveyard"] >= 0 and mine["removed"] >= 0
+            assert rules.view(state, seat)["me"]["remnant"] <= 10
+        turn = state["turn"]
+        if turn["phase"] != "opening" and rules.outcome(state) is None:
+            assert player(state, turn["seat"])["health"] > 0  # the turn is never with a player who is out
+    over = rules.outcome(state)
+    assert over is not None, f"seed {seed}: no end after {moves} moves"
+    assert set(over.winners) <= set(state["seats"]) and over.text
+    assert refusals > 0
