@@ -1,0 +1,532 @@
+"""Survive 'Til 6AM's rules: the clock deck, both Power Dials, the reaction order and what each reaction costs.
+
+Pure: no Flask, no SQLAlchemy. The camera cards stay on the cardboard; the app keeps the clock pile and the dials,
+says who reacts first, does the Power sums and says who won. Everything is public.
+
+A round: "Advance Time" (discard the top Clock card) -> Phase One (flip the cameras, on the cardboard) -> Phase Two
+(each guard reacts once, most power first) -> Phase Three (resolve, Hallway first) -> advance time again.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from ...dice import DiceError
+from ..contract import Event, IllegalAction, Outcome
+from . import power as power_math
+
+FORM_NUMBERS = frozenset({"cards", "depletion", "die1", "die2"})
+
+SETUP, CAMERAS, REACT, RESOLVE, DAWN = "setup", "cameras", "react", "resolve", "dawn"
+DAWN_CARD = "6:00 AM"  # the board space under the Clock pile, not a card
+NAMES = {"orange": "Orange", "purple": "Purple"}
+
+# type -> (fields it needs, fields it may have), besides "type" and "seat"
+FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "advance-time": ((), ()),
+    "cameras-flipped": ((), ()),
+    "react": (("cards",), ("depletion", "values", "die1", "die2")),
+    "office": ((), ("whose",)),
+}
+DOING = {"advance-time": "Advancing time", "cameras-flipped": "Finishing Phase One", "react": "Reacting",
+         "office": "An animatronic in the Office"}
+
+PHASES = {
+    SETUP: ("Before the night",
+            ["Set up the board with the checklist below.",
+             "Then advance time: START is discarded and the first round is 12:00 AM."]),
+    CAMERAS: ("Phase One: Monitor Cameras",
+              ["From the Hallway toward the Show Stage, flip the top card of each pile face up below it.",
+               "Revealed an Animatronic? Keep flipping that pile until a non-Animatronic card.",
+               "An empty pile flips nothing this round."]),
+    REACT: ("Phase Two: React",
+            ["React to 0, 1 or 2 face-up Animatronic or What Was That? cards: one Power die per card.",
+             "If you roll, each face-up Power Depletion card costs 5 more.",
+             "Animatronic: shut the door, shuffle it back into its pile. What Was That?: lights on, discard it."]),
+    RESOLVE: ("Phase Three: Resolve",
+              ["Discard Power Depletion and Empty Rooms; then, in reaction order, Hallway first:",
+               "an Animatronic moves one location closer (into your Office: you lose);",
+               "What Was That? moves the top card 1 or 2 locations toward you, or reveals and resolves it.",
+               "A location with an empty pile at the end of the round: slide the piles toward your Office."]),
+    DAWN: ("6:00 AM", ["The last Clock card is discarded: the night shift is over."]),
+}
+
+
+# ---- setup ----------------------------------------------------------------------------------------------------------
+
+def new_state(seats: list[int], options: dict[str, Any], profile: dict[str, Any]) -> dict[str, Any]:
+    """Both dials at 100, the Clock pile with START on top, the star where the host put it, nobody reacting yet."""
+    colours = ["orange", "purple"][: len(seats)]
+    faces = [int(face) for face in options["power_die_faces"]]
+    if max(faces) < 1:
+        raise ValueError("a Power die needs at least one face above 0")
+    star_colour = options.get("star", "orange")
+    star = next((seat for seat, colour in zip(seats, colours, strict=True) if colour == star_colour), seats[0])
+    start = int(profile["power_dial_start"])
+    return {
+        "seats": list(seats),
+        "guards": {str(seat): {"colour": colour, "name": NAMES[colour], "power": start} for seat, colour in
+                   zip(seats, colours, strict=True)},
+        "star": star,
+        "dial_start": start,
+        "clock_cards": list(profile["clock_cards"]),
+        "clock_pile": list(profile["clock_cards"]),  # top card first; empty = the 6:00 AM space shows
+        "round": 0,
+        "phase": SETUP,
+        "order": [],
+        "order_powers": [],
+        "reacted": [],
+        "last_reactions": {str(seat): None for seat in seats},
+        "caught": None,
+        "caught_at": None,
+        "power_dice": options.get("power_dice", "physical"),
+        "faces": faces,
+        "depletion_cost": int(profile["depletion_cost"]),
+        "most_cards": int(profile["most_reaction_cards"]),
+        "piles": dict(profile["piles"]),
+        "animatronics": dict(profile["animatronics_per_pile"]),
+    }
+
+
+def rounds_total(state: dict[str, Any]) -> int:
+    """12: one round per Clock card under START (12:00 AM ... 5:30 AM)."""
+    return len(state["clock_cards"]) - 1
+
+
+def current_time(state: dict[str, Any]) -> str:
+    """The card on top of the Clock pile, or 6:00 AM once the pile is gone."""
+    return state["clock_pile"][0] if state["clock_pile"] else DAWN_CARD
+
+
+def most_depletion(state: dict[str, Any]) -> int:
+    """4: "Continue until you have revealed cards at each location" and keep flipping only past an Animatronic,
+    so each location shows at most one non-Animatronic card, and Power Depletion cards are never Animatronics."""
+    return len(state["piles"])
+
+
+def physical_bound(state: dict[str, Any]) -> int:
+    """The highest value a real Power die may be entered as: the largest face listed at setup (assumed faces).
+
+    The rulebook shows only a 5 and a 10 ("He rolls a 5 and a 10"), so the real faces are unknown; a value above
+    every listed face is far more likely a typo than a face, and a host whose dice go higher edits the faces.
+    """
+    return max(state["faces"])
+
+
+def reaction_order(state: dict[str, Any]) -> list[int]:
+    """'The player with the most power on their Power Dial will react first. If there is a tie, the player who has a
+    star icon showing on their dial reacts first.'"""
+    return sorted(state["seats"], key=lambda seat: (-state["guards"][str(seat)]["power"], seat != state["star"]))
+
+
+def name_of(state: dict[str, Any], seat: int) -> str:
+    return state["guards"][str(seat)]["name"]
+
+
+# ---- moves ----------------------------------------------------------------------------------------------------------
+
+def apply(state: dict[str, Any], action: dict[str, Any], rng: Any) -> tuple[dict[str, Any], list[Event]]:
+    """Check the action completely, then return a changed copy of the state and what the log should say."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction('An action needs a type, like {"type": "advance-time"}.')
+    kind = action["type"]
+    if kind not in FIELDS:
+        raise IllegalAction(f"'{kind[:40]}' isn't a move in Survive 'Til 6AM; you can advance time, finish flipping "
+                            "the cameras, react, or say an animatronic reached an Office.")
+    needed, allowed = FIELDS[kind]
+    for key in action:
+        if key not in ("type", "seat", *needed, *allowed):
+            raise IllegalAction(f"{DOING[kind]} doesn't take '{str(key)[:40]}'.")
+    if "seat" not in action:
+        raise IllegalAction("That action doesn't say who is acting.")
+    if "cards" in needed and "cards" not in action:
+        raise IllegalAction("Say how many cards you react to: 0, 1 or 2.")
+    actor = action["seat"]
+    if actor is not None and (isinstance(actor, bool) or not isinstance(actor, int) or actor not in state["seats"]):
+        shown = actor if isinstance(actor, int) and not isinstance(actor, bool) else repr(actor)[:20]
+        raise IllegalAction(f"There is no guard at seat {shown} at this table.")
+    ended = _ended(state)
+    if ended:
+        raise IllegalAction(ended)
+    if kind == "advance-time":
+        return _advance_time(state)
+    if kind == "cameras-flipped":
+        return _cameras_flipped(state)
+    if kind == "react":
+        return _react(state, action, actor, rng)
+    return _office(state, action, actor)
+
+
+def _ended(state: dict[str, Any]) -> str | None:
+    """Why no move is possible any more, or None."""
+    if state["caught"] is not None:
+        return f"The night is over: an Animatronic reached {name_of(state, state['caught'])}'s Office."
+    if not state["clock_pile"]:
+        return "It is already 6:00 AM: the night is over and time can't advance past it."
+    return None
+
+
+def _advance_time(state: dict[str, Any]):
+    """'Advance Time. Discard the top card of the Clock cards pile. The first round will be at 12:00 AM.'"""
+    if state["phase"] == CAMERAS:
+        raise IllegalAction("Finish this round first: flip the cameras (Phase One), react (Phase Two) and resolve "
+                            "(Phase Three); then advance time.")
+    if state["phase"] == REACT:
+        waiting = [name_of(state, seat) for seat in state["order"] if seat not in state["reacted"]]
+        raise IllegalAction(f"Phase Two isn't over: {' and '.join(waiting)} still "
+                            f"{'has' if len(waiting) == 1 else 'have'} to react before time advances.")
+    after = copy.deepcopy(state)
+    discarded = after["clock_pile"].pop(0)
+    now = current_time(after)
+    if not after["clock_pile"]:
+        after["phase"] = DAWN
+        return after, [Event(f"advanced time: {discarded} discarded, the 6:00 AM space shows. 6:00 AM!")]
+    after["round"] += 1
+    after["phase"] = CAMERAS
+    _fix_order(after)
+    after["reacted"] = []
+    total = rounds_total(after)
+    rest = total - after["round"]
+    more = "the last round before 6:00 AM" if rest == 0 else f"{rest} more round{'s' if rest != 1 else ''} after this"
+    return after, [Event(f"advanced time: {discarded} discarded, it is {now}, round {after['round']} of {total} "
+                         f"({more}). Phase One: flip the cameras.")]
+
+
+def _cameras_flipped(state: dict[str, Any]):
+    """Phase One is done on the cardboard; Phase Two starts in the reaction order fixed by the dials now."""
+    if state["phase"] != CAMERAS:
+        raise IllegalAction(_not_now(state, "Flipping the cameras is Phase One"))
+    after = copy.deepcopy(state)
+    after["phase"] = REACT
+    _fix_order(after)
+    return after, [Event(f"finished flipping the cameras. Phase Two: {_order_text(after)}.")]
+
+
+def _fix_order(state: dict[str, Any]) -> None:
+    """Phase Two's order and the dials it was decided on (Phase Three resolves 'using Phase Two's turn order')."""
+    state["order"] = reaction_order(state)
+    state["order_powers"] = [state["guards"][str(seat)]["power"] for seat in state["order"]]
+
+
+def _order_text(state: dict[str, Any]) -> str:
+    order = state["order"]
+    if len(order) == 1:
+        return f"{name_of(state, order[0])} reacts"
+    first, second = order
+    first_power, second_power = state["order_powers"]
+    why = (f"more power, {first_power} to {second_power}" if first_power != second_power
+           else f"tied at {first_power}, the star is on {name_of(state, state['star'])}'s dial")
+    return f"{name_of(state, first)} reacts first ({why}), then {name_of(state, second)}"
+
+
+def _not_now(state: dict[str, Any], what: str) -> str:
+    phase = state["phase"]
+    if phase == SETUP:
+        return f"{what}; the night hasn't started. Advance time first: START is discarded and it becomes 12:00 AM."
+    if phase == CAMERAS:
+        return f"{what}; it is Phase One now. Flip the cameras, then tap 'Cameras flipped'."
+    if phase == REACT:
+        return f"{what}; it is Phase Two now: the guards are reacting."
+    return f"{what}; it is Phase Three now: resolve your cards, then advance time."
+
+
+def _whole(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalAction(f"{what} must be a whole number, not {str(value)[:20]!r}.")
+    return value
+
+
+def _react(state: dict[str, Any], action: dict[str, Any], actor: int | None, rng: Any):
+    """'React to zero, one, or two ... cards', roll one Power die per card, pay or react to NOTHING."""
+    if actor is None:
+        raise IllegalAction("Each guard reacts from their own seat: open that guard's page (Play for ...) to react "
+                            "for them.")
+    if state["phase"] != REACT:
+        raise IllegalAction(_not_now(state, "Reacting is Phase Two"))
+    name = name_of(state, actor)
+    if actor in state["reacted"]:
+        raise IllegalAction(f"{name} has already reacted this round; each guard reacts once per round.")
+    turn = next(seat for seat in state["order"] if seat not in state["reacted"])
+    if actor != turn:
+        raise IllegalAction(f"Wait: it's {name_of(state, turn)}'s turn to react. {_order_text(state)}.")
+    most = state["most_cards"]
+    cards = _whole(action["cards"], "The number of cards to react to")
+    if not 0 <= cards <= most:
+        raise IllegalAction(f"React to 0, 1 or {most} cards, not {cards}: the rules allow 'zero, one, or two' "
+                            "face-up Animatronic or What Was That? cards.")
+    depletion = action.get("depletion", 0 if cards == 0 else None)
+    if depletion is None:
+        raise IllegalAction(f"Say how many Power Depletion cards are face up in front of you (0 to "
+                            f"{most_depletion(state)}): each adds 5 to the cost when you roll.")
+    depletion = _whole(depletion, "The number of face-up Power Depletion cards")
+    if depletion < 0:
+        raise IllegalAction("The number of face-up Power Depletion cards can't be negative.")
+    if depletion > most_depletion(state):
+        raise IllegalAction(f"At most {most_depletion(state)} Power Depletion cards can be face up (one per "
+                            f"location); you said {depletion}.")
+    values = _entered_dice(state, action, cards)
+    roll_values, source = _roll(state, cards, values, name, rng)
+    dice_total = sum(roll_values)
+    cost = power_math.reaction_cost(dice_total, cards, depletion, state["depletion_cost"])
+    before = state["guards"][str(actor)]["power"]
+    paid = cost <= before
+    after = copy.deepcopy(state)
+    guard = after["guards"][str(actor)]
+    if paid:
+        guard["power"] = before - cost
+    after["reacted"].append(actor)
+    after["last_reactions"][str(actor)] = {
+        "round": state["round"], "time": current_time(state), "cards": cards, "dice": roll_values,
+        "dice_total": dice_total, "depletion": depletion, "depletion_total": depletion * state["depletion_cost"]
+        if cards else 0, "cost": cost, "paid": paid, "before": before, "after": guard["power"], "source": source}
+    events = [Event(_reaction_text(state, cards, roll_values, depletion, cost, paid, before, source))]
+    if len(after["reacted"]) == len(after["seats"]):
+        after["phase"] = RESOLVE
+        order = ", then ".join(name_of(after, seat) for seat in after["order"])
+        events.append(Event(f"Phase Three: resolve from the Hallway to the Show Stage ({order})."))
+    return after, events
+
+
+def _entered_dice(state: dict[str, Any], action: dict[str, Any], cards: int) -> list[int] | None:
+    """What the real Power dice showed (physical tables), checked; None when the app rolls."""
+    has_list = "values" in action
+    singles = [key for key in ("die1", "die2") if key in action]
+    if has_list and singles:
+        raise IllegalAction("Give the dice either as a list of values or as die1 and die2, not both.")
+    if state["power_dice"] == "virtual":
+        if has_list or singles:
+            raise IllegalAction("At this table the app rolls the Power dice; leave the dice values out.")
+        return None
+    if singles:
+        if "die2" in action and "die1" not in action:
+            raise IllegalAction("Enter the first die before the second.")
+        values = [action[key] for key in singles]
+    elif has_list:
+        values = action["values"]
+        if not isinstance(values, list):
+            raise IllegalAction("Enter what the Power dice showed as a list of whole numbers, like [5, 10].")
+    else:
+        values = []
+    if cards == 0:
+        if values:
+            raise IllegalAction("Reacting to no cards rolls no dice; leave the dice empty.")
+        return []
+    if len(values) != cards:
+        dice = "1 Power die" if cards == 1 else f"{cards} Power dice"
+        entered = "nothing" if not values else ("1 value" if len(values) == 1 else f"{len(values)} values")
+        raise IllegalAction(f"Reacting to {cards} card{'s' if cards != 1 else ''} rolls {dice}; you entered "
+                            f"{entered}. Type what {'it' if cards == 1 else 'each die'} showed.")
+    bound = physical_bound(state)
+    for value in values:
+        value = _whole(value, "Each Power die")
+        if value < 0:
+            raise IllegalAction(f"A Power die can't show a negative number like {value}.")
+        if value == 0:
+            raise IllegalAction("A Power die subtracts power, so it can't show 0; type the number on its face.")
+        if value > bound:
+            raise IllegalAction(f"A Power die can't show {value} at this table: its largest face is {bound} "
+                                "(the faces listed at setup). Check the die and type it again.")
+    return list(values)
+
+
+def _roll(state: dict[str, Any], cards: int, values: list[int] | None, name: str, rng: Any) -> tuple[list[int], str]:
+    """The dice: as entered (physical), or rolled with the table's seed on the faces in use (virtual)."""
+    if cards == 0:
+        return [], "none"
+    if values is not None:
+        return values, "physical"
+    try:
+        roll = rng.roll(power_math.power_dice(state["faces"], cards), f"Power dice for {name}")
+    except DiceError as error:
+        raise IllegalAction(str(error)) from None
+    return [value for group in roll.values for value in group], "app"
+
+
+def _reaction_text(state: dict[str, Any], cards: int, dice: list[int], depletion: int, cost: int, paid: bool,
+                   before: int, source: str) -> str:
+    if cards == 0:
+        ignored = (f" ({depletion} face-up Power Depletion card{'s' if depletion != 1 else ''} ignored: no dice "
+                   "rolled)") if depletion else ""
+        return f"reacted to no cards and kept {before} power{ignored}."
+    die = "Power die" if len(dice) == 1 else "Power dice"
+    sums = " + ".join(str(value) for value in dice)
+    shown = f"the app rolled the {die} {sums}" if source == "app" else f"the real {die} showed {sums}"
+    extra = (f", + {depletion * state['depletion_cost']} for {depletion} Power Depletion card"
+             f"{'s' if depletion != 1 else ''}") if depletion else ""
+    total = f"{extra} = {cost} power" if len(dice) > 1 or depletion else ""
+    if paid:
+        return (f"reacted to {cards} card{'s' if cards != 1 else ''}: {shown}{total}; "
+                f"Power Dial {before} \u2192 {before - cost}.")
+    return (f"tried to react to {cards} card{'s' if cards != 1 else ''}: {shown}{total}, more than the {before} "
+            f"left. REACTS TO NOTHING! Yikes! No power subtracted; the Power Dial stays at {before}.")
+
+
+def _office(state: dict[str, Any], action: dict[str, Any], actor: int | None):
+    """'If a single Animatronic moves into your Office, you immediately lose the game and the other player wins.'"""
+    whose = action.get("whose")
+    if whose is not None:
+        whose = _whole(whose, "Whose Office")
+        if whose not in state["seats"]:
+            raise IllegalAction(f"There is no guard at seat {whose} at this table.")
+        if actor is not None and whose != actor:
+            raise IllegalAction("You can only report your own Office; the other guard reports theirs.")
+    elif actor is None:
+        raise IllegalAction("Say whose Office the animatronic reached.")
+    whose = actor if whose is None else whose
+    if state["phase"] != RESOLVE:
+        raise IllegalAction(_not_now(state, "Animatronics move into an Office only in Phase Three (Resolve)"))
+    after = copy.deepcopy(state)
+    after["caught"] = whose
+    after["caught_at"] = current_time(state)
+    return after, [Event(f"an Animatronic reached {name_of(state, whose)}'s Office!")]
+
+
+# ---- what the UI offers, the end, the view --------------------------------------------------------------------------
+
+def legal_actions(state: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
+    """What the UI may offer this seat now (seat None: the host as host)."""
+    if (seat is not None and seat not in state["seats"]) or _ended(state):
+        return []
+    phase = state["phase"]
+    if phase in (SETUP, RESOLVE):
+        actions: list[dict[str, Any]] = [{"type": "advance-time"}]
+        if phase == RESOLVE:
+            actions += ([{"type": "office"}] if seat is not None
+                        else [{"type": "office", "whose": number} for number in state["seats"]])
+        return actions
+    if phase == CAMERAS:
+        return [{"type": "cameras-flipped"}]
+    if seat is not None and seat == reactor(state):
+        return [{"type": "react", "cards": 0}] + [
+            {"type": "react", "cards": cards, "depletion": depletion}
+            for cards in range(1, state["most_cards"] + 1) for depletion in range(most_depletion(state) + 1)]
+    return []
+
+
+def reactor(state: dict[str, Any]) -> int | None:
+    """Whose reaction it is (Phase Two only)."""
+    if state["phase"] != REACT or _ended(state):
+        return None
+    return next((seat for seat in state["order"] if seat not in state["reacted"]), None)
+
+
+def outcome(state: dict[str, Any]) -> Outcome | None:
+    """An Animatronic in an Office ends the night at once; at 6:00 AM the survivors' power decides."""
+    seats = state["seats"]
+    if state["caught"] is not None:
+        loser = state["caught"]
+        name = name_of(state, loser)
+        if len(seats) == 1:
+            return Outcome((), f"An Animatronic reached {name}'s Office at {state['caught_at']}: the night is lost.")
+        winner = next(seat for seat in seats if seat != loser)
+        return Outcome((winner,), f"An Animatronic reached {name}'s Office at {state['caught_at']}: {name} loses "
+                                  f"and {name_of(state, winner)} wins!")
+    if state["clock_pile"]:
+        return None
+    powers = {seat: state["guards"][str(seat)]["power"] for seat in seats}
+    if len(seats) == 1:
+        seat = seats[0]
+        return Outcome((seat,), f"6:00 AM! {name_of(state, seat)} survived the night with {powers[seat]} power "
+                                "left and wins.")
+    best = max(powers.values())
+    winners = tuple(seat for seat in seats if powers[seat] == best)
+    if len(winners) == 2:
+        return Outcome(winners, f"6:00 AM! Both guards survived with {best} power each: a shared win for "
+                                f"{name_of(state, seats[0])} and {name_of(state, seats[1])}.", shared=True)
+    winner = winners[0]
+    other = next(seat for seat in seats if seat != winner)
+    return Outcome(winners, f"6:00 AM! Both guards survived; {name_of(state, winner)} wins with {best} power left "
+                            f"to {name_of(state, other)}'s {powers[other]}.")
+
+
+def forecast(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    """Before rolling: per count of face-up Power Depletion cards, the chance 1 or 2 dice cost more than the power
+    left (react to NOTHING) and how many such reactions the dial pays for on average (faces in use: assumed)."""
+    left = state["guards"][str(seat)]["power"]
+    faces = tuple(state["faces"])
+    rows = []
+    for depletion in range(most_depletion(state) + 1):
+        cells = []
+        for cards in range(1, state["most_cards"] + 1):
+            over = power_math.chance_over(faces, cards, depletion, state["depletion_cost"], left)
+            lasts = power_math.expected_affordable(faces, cards, depletion, state["depletion_cost"], left)
+            cells.append({"cards": cards, "over": power_math.percent(over), "over_exact": str(over),
+                          "lasts": f"{float(lasts):.1f}", "lasts_exact": str(lasts)})
+        rows.append({"depletion": depletion, "cells": cells})
+    return rows
+
+
+def board_check(state: dict[str, Any]) -> list[str]:
+    """What the cardboard should show right now, to compare at a glance."""
+    pile = state["clock_pile"]
+    if pile:
+        lines = [f"Clock pile: {pile[0]} on top, {len(pile)} card{'s' if len(pile) != 1 else ''} on the pile, "
+                 f"{len(state['clock_cards']) - len(pile)} discarded."]
+    else:
+        lines = ["Clock pile: every card discarded, the board's 6:00 AM space shows."]
+    for seat in state["seats"]:
+        guard = state["guards"][str(seat)]
+        lines.append(f"{guard['name']}'s Power Dial: {guard['power']}.")
+    if len(state["seats"]) == 2:
+        lines.append(f"The star: on {name_of(state, state['star'])}'s dial (reacts first on a tie).")
+    return lines
+
+
+def setup_checklist(state: dict[str, Any]) -> list[str]:
+    """The piles and dials of 'Setup', per guard, for the host screen before the first round."""
+    solo = len(state["seats"]) == 1
+    lines = [f"Board: the {'1-player' if solo else '2-player'} side up; the two Power dice nearby."]
+    colours = "the orange" if solo else "each guard's own (orange, purple)"
+    lines.append(f"Camera Monitor cards: {colours}; take out the 4 Animatronics, shuffle the rest.")
+    for location, count in state["piles"].items():
+        animatronics = state["animatronics"].get(location, 0)
+        extra = f", then shuffle in {animatronics} Animatronic{'s' if animatronics != 1 else ''}" if animatronics \
+            else ""
+        lines.append(f"{location}: {count} cards face down{extra}.")
+    lines.append(f"Power Dial{'s' if not solo else ''} at {state['dial_start']}.")
+    lines.append("Clock cards: 12:00 AM to 5:30 AM counting down on the 6:00 AM space, START on top.")
+    return lines
+
+
+def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """Everything (nothing is hidden), plus what the screens show: the time, the guards, the phase, the odds."""
+    seen = copy.deepcopy(state)
+    total = rounds_total(state)
+    now = reactor(state)
+    seen["time"] = current_time(state)
+    seen["rounds_total"] = total
+    seen["rounds_after"] = total - state["round"] if state["round"] else total
+    seen["dawn"] = not state["clock_pile"]
+    seen["next_time"] = state["clock_pile"][1] if len(state["clock_pile"]) > 1 else DAWN_CARD
+    seen["over"] = _ended(state) is not None
+    seen["reactor"] = now
+    fixed = copy.deepcopy(state)
+    if not state["order"]:
+        _fix_order(fixed)
+    seen["upcoming_order"] = fixed["order"]
+    seen["order_names"] = [name_of(state, number) for number in fixed["order"]]
+    seen["order_text"] = _order_text(fixed)
+    title, reminder = PHASES[state["phase"]]
+    seen["phase_title"], seen["phase_reminder"] = title, reminder
+    seen["guard_list"] = [
+        {"seat": number, **state["guards"][str(number)], "star": len(state["seats"]) == 2 and number == state["star"],
+         "reacted": number in state["reacted"], "reacting": number == now,
+         "last": state["last_reactions"][str(number)],
+         "dial": _dial(state["guards"][str(number)]["power"], state["dial_start"])}
+        for number in state["seats"]]
+    seen["mine"] = next((guard for guard in seen["guard_list"] if guard["seat"] == seat), None)
+    seen["legal"] = legal_actions(state, seat)
+    seen["can_react"] = any(action["type"] == "react" for action in seen["legal"])
+    seen["forecast"] = forecast(state, seat) if seat in state["seats"] and not seen["over"] else []
+    seen["most_depletion"] = most_depletion(state)
+    seen["physical_bound"] = physical_bound(state)
+    seen["board_check"] = board_check(state)
+    seen["setup_checklist"] = setup_checklist(state)
+    return seen
+
+
+def _dial(power: int, start: int) -> dict[str, Any]:
+    """The numbers an SVG dial needs: the filled share of a circle with pathLength 100."""
+    share = max(0, min(100, round(100 * power / start))) if start else 0
+    return {"share": share, "rest": 100 - share, "low": share <= 25}

@@ -1,0 +1,124 @@
+"""End to end in Chromium: a host screen and two phones play two rounds of Survive 'Til 6AM; every screen shows the
+same clock and the same two Power Dials, with no reloads."""
+
+import re
+
+import pytest
+
+from tests.browser.conftest import HOST, PHONE, shoot
+from tests.browser.test_join_by_qr import serious_violations
+from tests.browser.test_live_table import join
+
+pytestmark = pytest.mark.browser
+
+
+def dial_value(page, colour: str):
+    return page.locator(f".s6-guard.seat-{colour} .s6-dial-value")
+
+
+def react(page, cards: int, depletion: int, dice: list[int]) -> None:
+    """Fill the phone's reaction form the way a player does: two rows of big choices and the dice fields."""
+    page.locator("fieldset", has_text="Cards to react to").get_by_label(str(cards), exact=True).check()
+    page.locator("fieldset", has_text="Power Depletion cards face up").get_by_label(str(depletion), exact=True).check()
+    for number, value in enumerate(dice, start=1):
+        page.get_by_label(f"Die {number}", exact=True).fill(str(value))
+    page.get_by_role("button", name="React with these dice").click()
+
+
+def test_a_host_and_two_phones_play_two_rounds_and_every_screen_shows_the_same_dials(live_server, screens):
+    from playwright.sync_api import expect
+
+    host = screens(HOST)
+    host.goto(live_server + "/new/survive-6am")
+    host.get_by_role("button", name="Create table").click()
+    host.wait_for_url("**/t/*")
+    code = host.url.rsplit("/", 1)[-1]
+    join_url = host.locator(".join-url code").inner_text()
+    ann, bo = screens(PHONE), screens(PHONE)
+    join(ann, join_url, "Ann")
+    join(bo, join_url, "Bo")
+    everyone = (host, ann, bo)
+    for page in everyone:
+        expect(page.locator(".live-status .live-on")).to_be_visible(timeout=5000)
+        expect(page.locator(".s6-time")).to_have_text("START")
+    expect(host.locator(".s6-checklist")).to_contain_text("Show Stage: 10 cards face down, then shuffle in 2")
+    shoot(host, "survive-6am-host-setup")
+
+    # Round 1 (12:00 AM): the host advances time, Ann ends Phase One, Ann then Bo react on their phones.
+    host.get_by_role("button", name="Advance time: START → 12:00 AM").click()
+    for page in everyone:
+        expect(page.locator(".s6-time")).to_have_text("12:00 AM")
+        expect(page.locator(".s6-phase-title")).to_have_text("Phase One: Monitor Cameras")
+    ann.get_by_role("button", name="Cameras flipped: Phase Two").click()
+    expect(bo.locator(".s6-wait")).to_have_text("Wait: Orange (Ann) reacts now.")
+    expect(host.get_by_role("link", name="React for Orange")).to_be_visible()
+    expect(ann.locator(".s6-forecast caption")).to_contain_text("your 100 power")
+    shoot(ann, "survive-6am-phone-react")
+
+    # A die the table's dice can't show is refused with a sentence; nothing changes.
+    react(ann, 1, 0, [99])
+    expect(ann.locator("#flash")).to_contain_text("A Power die can't show 99")
+    expect(dial_value(host, "orange")).to_have_text("100")
+
+    react(ann, 2, 1, [5, 10])  # the rulebook's example turn: 20 power
+    for page in everyone:
+        expect(dial_value(page, "orange")).to_have_text("80")
+    expect(host.locator(".s6-guard.seat-orange .s6-last")).to_have_text("12:00 AM: 5 + 10 + 5 depletion = 20 → 80")
+    react(bo, 1, 0, [15])
+    for page in everyone:
+        expect(dial_value(page, "purple")).to_have_text("85")
+        expect(page.locator(".s6-phase-title")).to_have_text("Phase Three: Resolve")
+
+    # Round 2 (12:30 AM): Purple has more power, so Bo reacts first; Ann saves her power.
+    bo.get_by_role("button", name="Advance time → 12:30 AM").click()
+    for page in everyone:
+        expect(page.locator(".s6-time")).to_have_text("12:30 AM")
+    host.get_by_role("button", name="Cameras flipped: Phase Two").click()
+    expect(ann.locator(".s6-wait")).to_have_text("Wait: Purple (Bo) reacts now.")
+    expect(host.locator(".s6-order")).to_contain_text("Purple reacts first (more power, 85 to 80)")
+    react(bo, 2, 2, [20, 20])
+    ann.get_by_role("button", name="React to no cards (save power)").click()
+    for page in everyone:
+        expect(dial_value(page, "purple")).to_have_text("35")
+        expect(dial_value(page, "orange")).to_have_text("80")
+        expect(page.locator(".s6-phase-title")).to_have_text("Phase Three: Resolve")
+        expect(page.get_by_role("img", name="Orange's Power Dial: 80")).to_be_visible()
+        expect(page.get_by_role("img", name="Purple's Power Dial: 35")).to_be_visible()
+    expect(host.locator(".s6-board")).to_contain_text("Clock pile: 12:30 AM on top, 11 cards on the pile")
+    expect(host.locator(".log-entry").first).to_contain_text("Ann (Orange): reacted to no cards and kept 80 power")
+
+    for page, name in ((host, "survive-6am-host"), (ann, "survive-6am-phone-ann"), (bo, "survive-6am-phone-bo")):
+        shoot(page, name)
+        assert serious_violations(page) == [], name
+    unexpected = [problem for problem in screens.problems if "status of 422" not in problem]  # the refused die
+    assert not unexpected, unexpected
+    assert host.url.endswith(f"/t/{code}") and re.search(r"/seats/1$", ann.url)
+
+
+def test_a_solo_phone_with_app_rolls_sees_its_forecast_and_the_loss(live_server, screens):
+    from playwright.sync_api import expect
+
+    host = screens(HOST)
+    host.goto(live_server + "/new/survive-6am")
+    host.get_by_label("Players", exact=True).fill("1")
+    host.get_by_label("Power dice", exact=True).select_option("virtual")
+    host.get_by_role("button", name="Create table").click()
+    host.wait_for_url("**/t/*")
+    ann = screens(PHONE)
+    join(ann, host.locator(".join-url code").inner_text(), "Ann")
+    ann.get_by_role("button", name="Advance time: START → 12:00 AM").click()
+    ann.get_by_role("button", name="Cameras flipped: Phase Two").click()
+    expect(ann.locator(".s6-forecast tbody tr")).to_have_count(5)
+    ann.locator("fieldset", has_text="Cards to react to").get_by_label("1", exact=True).check()
+    ann.get_by_role("button", name="React and roll").click()
+    expect(host.locator(".s6-guard.seat-orange .s6-last")).to_contain_text("(app roll)")
+    shown = int(dial_value(ann, "orange").text_content())
+    expect(dial_value(host, "orange")).to_have_text(str(shown))
+    assert shown in (80, 85, 90, 95)
+    ann.get_by_text("An animatronic reached my Office…").click()
+    ann.get_by_role("button", name="Yes: an Animatronic reached Orange's Office").click()
+    for page in (host, ann):
+        expect(page.locator(".outcome")).to_have_text(re.compile(r"Orange's Office at 12:00 AM: the night is lost"))
+    shoot(ann, "survive-6am-phone-solo-lost")
+    shoot(host, "survive-6am-host-solo-lost")
+    assert not screens.problems, screens.problems

@@ -1,0 +1,182 @@
+"""Survive 'Til 6AM through Flask: the host screen and the phones show the clock, the dials and the controls; moves
+work from the API and from the forms; a refused move is a 4xx with a sentence and changes nothing."""
+
+import re
+
+from tests.conftest import act_via_api, create_via_api, join_via_api, page_text, snapshot
+from tests.tables.test_join import host_table, join_form
+
+
+def flat(response) -> str:
+    """The page as words: tags gone, spaces squeezed."""
+    return " ".join(re.sub(r"<[^>]+>", " ", page_text(response)).split())
+
+
+def seated_table(client, phone, other, **options):
+    """A table the `client` browser hosts, with Ann at Orange on `phone` and Bo at Purple on `other`."""
+    code, key = host_table(client, **{"players": "2", **options})
+    assert join_form(phone, code, key, "Ann", seat=1).status_code == 303
+    assert join_form(other, code, key, "Bo", seat=2).status_code == 303
+    return code
+
+
+def post_move(browser, code: str, page: str, htmx: bool = True, **fields):
+    """A form post from `page` (its CSRF token), as htmx sends it or as a plain form."""
+    text = browser.get(page).get_data(as_text=True)
+    token = re.search(r'"X-CSRFToken": "([^"]+)"', text).group(1)  # every page carries it, with or without a form
+    headers = {"HX-Request": "true"} if htmx else {}
+    return browser.post(f"/t/{code}/act", data={"csrf_token": token, **fields}, headers=headers)
+
+
+def test_the_host_screen_starts_with_the_clock_the_dials_and_the_setup_checklist(app, client, phone):
+    code = seated_table(client, phone, app.test_client())
+    host = client.get(f"/t/{code}")
+    text = flat(host)
+    assert "START" in text and "12 rounds until 6:00 AM" in text
+    assert "Orange's Power Dial: 100" in page_text(host) and "Purple's Power Dial: 100" in page_text(host)
+    assert "Hallway: 12 cards face down." in text and "Show Stage: 10 cards face down, then shuffle in 2" in text
+    assert "Advance time: START → 12:00 AM" in text
+    assert "css/games/survive_6am.css" in page_text(host)
+    assert 'style="' not in page_text(host) and "<script>" not in page_text(host)
+    assert client.get("/static/css/games/survive_6am.css").status_code == 200
+
+
+def test_a_round_from_the_forms_and_the_api_shows_on_every_screen(app, client, phone):
+    bo = app.test_client()
+    code = seated_table(client, phone, bo)
+    # The host taps "Advance time" on the host screen (a plain form: back to the page).
+    advanced = post_move(client, code, f"/t/{code}", htmx=False, type="advance-time")
+    assert advanced.status_code == 303
+    ann_page = flat(phone.get(f"/t/{code}/seats/1"))
+    assert "12:00 AM" in ann_page and "Phase One: Monitor Cameras" in ann_page and "Cameras flipped" in ann_page
+    # Ann finishes Phase One from her phone (htmx: the live region comes back).
+    flipped = post_move(phone, code, f"/t/{code}/seats/1", type="cameras-flipped")
+    assert flipped.status_code == 200 and "Phase Two: React" in flat(flipped)
+    assert "Your reaction" in flat(flipped) and "Before you roll" in flat(flipped)
+    bo_page = flat(bo.get(f"/t/{code}/seats/2"))
+    assert "Wait: Orange (Ann) reacts now." in bo_page and "Your reaction" not in bo_page
+    # Ann reacts with the real dice in the two die fields: the rulebook's example, 5 and 10 with one depletion.
+    reacted = post_move(phone, code, f"/t/{code}/seats/1", type="react", cards="2", depletion="1", die1="5",
+                        die2="10")
+    assert reacted.status_code == 200, flat(reacted)
+    assert "Orange's Power Dial: 80" in page_text(reacted)
+    host_text = flat(client.get(f"/t/{code}"))
+    assert "12:00 AM: 5 + 10 + 5 depletion = 20 → 80" in host_text
+    assert "Ann (Orange): reacted to 2 cards: the real Power dice showed 5 + 10, + 5 for 1 Power Depletion card = 20" \
+        in host_text
+    assert "React for Purple" in host_text
+    # Bo reacts with a plain form post (no htmx): back to his page; the round moves to Phase Three everywhere.
+    plain = post_move(bo, code, f"/t/{code}/seats/2", htmx=False, type="react", cards="1", depletion="0", die1="15")
+    assert plain.status_code == 303 and plain.headers["Location"].endswith(f"/t/{code}/seats/2")
+    bo_page = page_text(bo.get(f"/t/{code}/seats/2"))
+    assert "Orange's Power Dial: 80" in bo_page and "Purple's Power Dial: 85" in bo_page
+    assert "Phase Three: Resolve" in flat(phone.get(f"/t/{code}/seats/1"))
+    assert "Advance time → 12:30 AM" in flat(client.get(f"/t/{code}"))
+
+
+def api_table(client, **options):
+    table = create_via_api(client, "survive-6am", {"players": 2, **options})
+    table["ann"] = join_via_api(client, table, "Ann")["seat_token"]
+    table["bo"] = join_via_api(client, table, "Bo")["seat_token"]
+    return table
+
+
+def move(client, table, token, action):
+    response = act_via_api(client, table, token, action)
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def test_out_of_order_and_impossible_reactions_are_refused_and_change_nothing(app, client):
+    table = api_table(client)
+    move(client, table, table["host_token"], {"type": "advance-time"})
+    move(client, table, table["bo"], {"type": "cameras-flipped"})
+    cases = [
+        (table["bo"], {"type": "react", "cards": 0}, "Wait: it's Orange's turn to react"),
+        (table["ann"], {"type": "react", "cards": 3, "depletion": 0, "values": [5, 5, 5]}, "React to 0, 1 or 2"),
+        (table["ann"], {"type": "react", "cards": 1, "depletion": 9, "values": [5]}, "At most 4 Power Depletion"),
+        (table["ann"], {"type": "react", "cards": 1, "depletion": 0, "values": [-5]}, "negative"),
+        (table["ann"], {"type": "react", "cards": 1, "depletion": 0, "values": [99]}, "can't show 99"),
+        (table["ann"], {"type": "advance-time"}, "Phase Two isn't over"),
+        (table["host_token"], {"type": "react", "cards": 0}, "Each guard reacts from their own seat"),
+    ]
+    for token, action, message in cases:
+        before = snapshot(app)
+        response = act_via_api(client, table, token, action)
+        assert response.status_code == 422, response.get_json()
+        assert message in response.get_json()["error"]
+        assert snapshot(app) == before
+    move(client, table, table["host_token"], {"type": "react", "cards": 0, "seat": 1})  # the host plays for Ann
+    move(client, table, table["bo"], {"type": "react", "cards": 0})
+
+
+def test_a_refused_form_move_shows_its_sentence_and_changes_nothing(app, client, phone):
+    bo = app.test_client()
+    code = seated_table(client, phone, bo)
+    post_move(client, code, f"/t/{code}", type="advance-time")
+    post_move(client, code, f"/t/{code}", type="cameras-flipped")
+    before = snapshot(app)
+    early = post_move(bo, code, f"/t/{code}/seats/2", type="react", cards="0")
+    assert early.status_code == 422 and "Wait: it's Orange's turn to react" in page_text(early)
+    junk = post_move(phone, code, f"/t/{code}/seats/1", type="react", cards="2", depletion="1", die1="5", die2="x")
+    assert junk.status_code == 422 and "Each Power die must be a whole number" in page_text(junk)
+    assert snapshot(app) == before
+
+
+def test_the_game_ends_when_an_animatronic_reaches_an_office(app, client, phone):
+    bo = app.test_client()
+    code = seated_table(client, phone, bo)
+    for fields in ({"type": "advance-time"}, {"type": "cameras-flipped"}):
+        post_move(client, code, f"/t/{code}", **fields)
+    post_move(phone, code, f"/t/{code}/seats/1", type="react", cards="0")
+    post_move(bo, code, f"/t/{code}/seats/2", type="react", cards="0")
+    host = flat(client.get(f"/t/{code}"))
+    assert "An animatronic reached an Office" in host and "Into Purple's Office" in host
+    assert "An animatronic reached my Office" in flat(bo.get(f"/t/{code}/seats/2"))
+    ended = post_move(client, code, f"/t/{code}", type="office", whose="2")
+    assert ended.status_code == 200
+    text = "An Animatronic reached Purple's Office at 12:00 AM: Purple loses and Orange wins!"
+    for page in (client.get(f"/t/{code}"), phone.get(f"/t/{code}/seats/1"), bo.get(f"/t/{code}/seats/2")):
+        assert text in flat(page)
+        assert "Advance time" not in flat(page)
+    before = snapshot(app)
+    late = post_move(client, code, f"/t/{code}", type="advance-time")
+    assert late.status_code == 409 and "The game is over" in page_text(late)
+    assert snapshot(app) == before
+
+
+def test_a_virtual_table_rolls_on_the_phone_and_a_solo_night_reaches_6_00_am(client):
+    table = create_via_api(client, "survive-6am", {"players": 1, "power_dice": "virtual"})
+    ann = join_via_api(client, table, "Ann")["seat_token"]
+    for _ in range(12):
+        move(client, table, ann, {"type": "advance-time"})
+        move(client, table, ann, {"type": "cameras-flipped"})
+        body = move(client, table, ann, {"type": "react", "cards": 1, "depletion": 0})
+        assert "the app rolled the Power die" in body["log"][0]["text"] or "REACTS TO NOTHING" in body["log"][0]["text"]
+    body = move(client, table, ann, {"type": "advance-time"})
+    assert body["outcome"]["winners"] == [1] and body["outcome"]["text"].startswith("6:00 AM! Orange survived")
+    dice = client.get(f"/api/tables/{table['code']}/log?limit=100", headers={"Authorization": f"Bearer {ann}"})
+    rolled = [entry for entry in dice.get_json()["log"] if entry["type"] == "react"]
+    assert len(rolled) == 12 and all(entry["dice"] for entry in rolled)
+
+
+def test_the_host_reacts_for_a_guard_from_that_guards_page_and_a_spectator_only_watches(app, client, phone):
+    code = seated_table(client, phone, app.test_client())
+    post_move(client, code, f"/t/{code}", type="advance-time")
+    post_move(client, code, f"/t/{code}", type="cameras-flipped")
+    seat_page = flat(client.get(f"/t/{code}/seats/1"))
+    assert "You are the host, playing for Orange" in seat_page and "Your reaction" in seat_page
+    token = re.search(r'"X-CSRFToken": "([^"]+)"', client.get(f"/t/{code}").get_data(as_text=True)).group(1)
+    reacted = client.post(f"/t/{code}/act?seat=1", data={"csrf_token": token, "type": "react", "cards": "1",
+                                                         "depletion": "2", "die1": "20"},
+                          headers={"HX-Request": "true"})
+    assert reacted.status_code == 200 and "Orange's Power Dial: 70" in page_text(reacted)
+    assert ("Ann (Orange): reacted to 1 card: the real Power die showed 20, + 10 for 2 Power Depletion cards = 30 "
+            "power; Power Dial 100 → 70.") in flat(client.get(f"/t/{code}"))
+    watcher = app.test_client()
+    key = re.search(r'class="join-key">([A-Z0-9 ]+)<', page_text(client.get(f"/t/{code}"))).group(1).replace(" ", "")
+    assert join_form(watcher, code, key, "Cy", watch=True).status_code == 303
+    watching = watcher.get(f"/t/{code}/seat", follow_redirects=True)
+    text = flat(watching)
+    assert "12:00 AM" in text and "Orange's Power Dial: 70" in page_text(watching)
+    assert "Advance time" not in text and "Your reaction" not in text and "Cameras flipped" not in text
