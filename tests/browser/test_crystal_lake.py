@@ -1,0 +1,101 @@
+"""In Chromium: a host and three phones play a night at Camp Crystal Lake to its drop-off and see the same scores."""
+
+import re
+
+import pytest
+
+from tests.browser.conftest import HOST, PHONE, shoot
+from tests.browser.test_join_by_qr import serious_violations
+from tests.browser.test_live_table import join
+
+pytestmark = pytest.mark.browser
+
+BOX = {"Cast Iron Pans": "14", "Flashlights": "12", "Gasoline": "11", "Cleavers": "10", "Car Keys": "7", "Axes": "5",
+       "Jason tokens": "8"}
+
+
+def test_three_phones_and_a_host_play_a_night_to_its_drop_off(live_server, screens):
+    from playwright.sync_api import expect
+
+    host = screens(HOST)
+    host.goto(live_server + "/new/crystal-lake")
+    host.get_by_label("Players", exact=True).fill("3")
+    host.get_by_role("button", name="Create table").click()
+    host.wait_for_url("**/t/*")
+    join_url = host.locator(".join-url code").inner_text()
+    ann, bo, cy = screens(PHONE), screens(PHONE), screens(PHONE)
+    for page, name in ((ann, "Ann"), (bo, "Bo"), (cy, "Cy")):
+        join(page, join_url, name)
+    for page in (host, ann, bo, cy):
+        expect(page.locator(".live-status .live-on")).to_be_visible(timeout=5000)
+
+    # The host enters tonight's Critical Supply card and counts the Camp Bag once.
+    card = host.locator("form", has_text="Save the card")
+    card.get_by_label("Cast Iron Pans").fill("1")
+    card.get_by_label("Points").fill("5")
+    card.get_by_role("button", name="Save the card").click()
+    expect(ann.locator(".cl-critical")).to_contain_text("1 Cast Iron Pan: 5 points")
+    host.get_by_text("Count the Camp Bag for Jason odds").click()
+    bag = host.locator("form", has_text="Save the count")
+    for label, count in BOX.items():
+        bag.get_by_label(label, exact=True).fill(count)
+    bag.get_by_role("button", name="Save the count").click()
+    for page in (ann, bo, cy):
+        expect(page.locator(".cl-odds")).to_contain_text("4 of the 63 tokens in the Camp Bag")
+    expect(ann.locator(".cl-odds-big")).to_have_text("6.3%")
+    shoot(ann, "crystal-lake-phone-turn")
+
+    # A night: Ann finds a Pan, Bo a Cleaver, Cy an Axe; Ann and Bo return; Bo out of turn is refused.
+    ann.get_by_role("button", name="Drew Cast Iron Pan").click()
+    bo.get_by_role("button", name="Drew Cleaver").click()
+    expect(bo.locator(".cl-me")).to_contain_text("1 Cleaver")
+    cy.get_by_role("button", name="Drew Axe").click()
+    expect(ann.locator(".cl-phase")).to_contain_text("Your turn")
+    ann.get_by_role("button", name="Return to the Cabin").click()
+    expect(host.locator(".cl-critical")).to_contain_text("Claimed by Ann")
+    bo.get_by_role("button", name="Return to the Cabin").click()
+    expect(cy.locator(".cl-hint", has_text="Back 3rd")).to_contain_text("1 point and a Fear card")
+    shoot(host, "crystal-lake-host-night")
+    cy.get_by_role("button", name="Return to the Cabin").click()
+
+    # Drop-off: every phone sees what its Backpack choice costs, then drops off.
+    for page in (ann, bo, cy):
+        expect(page.get_by_role("heading", name="Your drop-off")).to_be_visible()
+    expect(cy.locator(".cl-choice", has_text="Axe")).to_contain_text("costs 8")
+    shoot(cy, "crystal-lake-phone-drop-off")
+    for page in (ann, bo, cy):
+        page.get_by_role("button", name="Drop off").click()
+        expect(page.locator(".cl-breakdowns")).to_be_visible()
+
+    # Everyone sees the same scores: Ann 1 + Critical 5, Bo 4, Cy 8 + Bravery 1.
+    expected = {"Ann": "6", "Bo": "4", "Cy": "9"}
+    for page in (host, ann, bo, cy):
+        expect(page.locator(".cl-night strong")).to_have_text("2")
+        for name, total in expected.items():
+            expect(page.locator(".cl-scores tr", has_text=name).locator(".cl-total")).to_have_text(total)
+    expect(host.locator(".cl-breakdown-card.seat-blue")).to_contain_text("1 Cleaver, 1 x 4 = 4")
+    expect(cy.locator(".cl-phase")).to_contain_text("Your turn")  # the last back to the Cabin starts Night 2
+
+    for page, name in ((host, "crystal-lake-host"), (ann, "crystal-lake-phone")):
+        assert serious_violations(page) == [], name
+        assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+        shoot(page, name)
+    unexpected = [problem for problem in screens.problems if "status of 422" not in problem]
+    assert not unexpected, unexpected
+    assert re.search(r"/t/\w+$", host.url)
+
+
+def test_the_calculator_works_on_a_phone(live_server, screens):
+    from playwright.sync_api import expect
+
+    phone = screens(PHONE)
+    phone.goto(live_server + "/crystal-lake/score")
+    phone.get_by_label("Gasoline").fill("4")
+    phone.get_by_label("Cleavers").fill("2")
+    phone.get_by_label("Cast Iron Pans").fill("1")
+    phone.get_by_role("button", name="Score it").click()
+    expect(phone.locator(".cl-result-total")).to_contain_text("30 points")
+    expect(phone.locator(".cl-result")).to_contain_text("4 Gasoline: Cleavers doubled, 2 x 8 = 16")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    assert serious_violations(phone) == []
+    shoot(phone, "crystal-lake-calculator")

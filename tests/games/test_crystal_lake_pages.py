@@ -1,0 +1,227 @@
+"""Camp Crystal Lake through Flask: moves by API and form, the panel on host and phones, the calculator, the bag."""
+
+import re
+
+import pytest
+
+from tests.conftest import act_via_api, create_via_api, csrf_token, join_via_api, page_text, snapshot
+
+BOX = {"pan": "14", "flashlight": "12", "gasoline": "11", "cleaver": "10", "car_keys": "7", "axe": "5", "jason": "8"}
+
+
+def words(response) -> str:
+    """The page as one line of text, tags removed."""
+    return " ".join(re.sub(r"<[^>]+>", " ", page_text(response)).split())
+
+
+@pytest.fixture
+def hosted(client, app):
+    """A 3-seat table created through the setup form (so `client` holds the host cookie), with Ann and Bo seated."""
+    token = csrf_token(client, "/new/crystal-lake")
+    created = client.post("/new/crystal-lake", data={"csrf_token": token, "players": "3", "mode": "advanced",
+                                                     "first_player": "1"})
+    code = created.headers["Location"].rsplit("/", 1)[-1]
+    page = page_text(client.get(f"/t/{code}"))
+    key = re.search(r'class="join-key">([^<]+)<', page).group(1).replace(" ", "")
+    phones = {}
+    for name in ("Ann", "Bo"):
+        phone = app.test_client()
+        join_token = csrf_token(phone, f"/j/{code}?k={key}")
+        joined = phone.post(f"/j/{code}", data={"csrf_token": join_token, "k": key, "name": name})
+        assert joined.status_code == 303, page_text(joined)
+        phones[name] = phone
+    return {"code": code, "host": client, "phones": phones}
+
+
+def form_act(browser, code: str, fields: dict, seat_page: str | None = None):
+    token = csrf_token(browser, seat_page or f"/t/{code}")
+    return browser.post(f"/t/{code}/act", data={"csrf_token": token, **fields}, headers={"HX-Request": "true"})
+
+
+def test_host_and_phones_see_the_night_and_whose_turn_it_is(hosted):
+    code, host, ann = hosted["code"], hosted["host"], hosted["phones"]["Ann"]
+    host_page = words(host.get(f"/t/{code}"))
+    assert "Night 1 of 5" in host_page and "Ann 's turn" in host_page
+    assert "Enter tonight's Critical Supply card" in host_page and "Scoreboard" in host_page
+    phone_page = words(ann.get(f"/t/{code}/seat", follow_redirects=True))
+    assert "Your turn" in phone_page and "Search for Supplies" in phone_page
+    assert "The Camp Bag isn't counted yet" in phone_page
+    bo_page = words(hosted["phones"]["Bo"].get(f"/t/{code}/seat", follow_redirects=True))
+    assert "Waiting for Ann" in bo_page and "Search for Supplies" not in bo_page
+
+
+def test_a_night_played_by_forms_reaches_drop_off_and_the_scoreboard(hosted):
+    code, host, ann, bo = hosted["code"], hosted["host"], hosted["phones"]["Ann"], hosted["phones"]["Bo"]
+    assert form_act(host, code, {"type": "critical", "pan": "1", "points": "5"}).status_code == 200
+    ann_page, bo_page = f"/t/{code}/seats/1", f"/t/{code}/seats/2"
+    for browser, page, fields in ((ann, ann_page, {"type": "search", "supply": "pan"}),
+                                  (bo, bo_page, {"type": "search", "supply": "cleaver"}),
+                                  (host, None, {"type": "search", "supply": "axe", "whose": "3"}),
+                                  (ann, ann_page, {"type": "return"}),
+                                  (bo, bo_page, {"type": "return"}),
+                                  (host, None, {"type": "return", "whose": "3"})):
+        response = form_act(browser, code, fields, page)
+        assert response.status_code == 200, words(response)
+    drop_page = words(ann.get(ann_page))
+    assert "Your drop-off" in drop_page and "Keeping nothing" in drop_page
+    assert form_act(ann, code, {"type": "drop-off", "keep": "nothing", "bonus": "best"}, ann_page).status_code == 200
+    assert form_act(bo, code, {"type": "drop-off", "keep": "cleaver", "bonus": "best"}, bo_page).status_code == 200
+    last = form_act(host, code, {"type": "drop-off", "keep": "nothing", "bonus": "best", "whose": "3"})
+    assert last.status_code == 200
+    host_page = words(host.get(f"/t/{code}"))
+    assert "Night 2 of 5" in host_page and "Drop-off, Night 1" in host_page
+    assert "1 Cast Iron Pan, 1 x 1 = 1" in host_page and "Total 8" in host_page
+    assert "Ann (Counselor 1): dropped off for 1 point" in host_page
+    phone_page = words(bo.get(bo_page))
+    assert "Backpack Cleaver" in phone_page
+
+
+def test_a_refused_form_move_shows_its_sentence_and_changes_nothing(app, hosted):
+    code, bo = hosted["code"], hosted["phones"]["Bo"]
+    before = snapshot(app)
+    response = form_act(bo, code, {"type": "search", "supply": "pan"}, f"/t/{code}/seats/2")
+    assert response.status_code == 422
+    assert "It's Counselor 1's turn" in page_text(response) and response.headers["HX-Retarget"] == "#flash"
+    assert snapshot(app) == before
+
+
+def test_moves_through_the_json_api_and_refusals_with_a_sentence(app, client):
+    table = create_via_api(client, "crystal-lake", {"players": 3})
+    ann = join_via_api(client, table, "Ann")["seat_token"]
+    bo = join_via_api(client, table, "Bo")["seat_token"]
+    ok = act_via_api(client, table, ann, {"type": "search", "supply": "jason"})
+    assert ok.status_code == 200 and ok.get_json()["view"]["players"]["1"]["board"]["jason"] == 1
+    assert "a close call" in ok.get_json()["log"][0]["text"]
+    before = snapshot(app)
+    for token, action, message in (
+        (bo, {"type": "search", "supply": "chainsaw"}, "isn't a token"),
+        (ann, {"type": "search", "supply": "pan"}, "It's Counselor 2's turn"),
+        (bo, {"type": "search", "supply": "pan", "whose": 1}, "only the host"),
+        (table["host_token"], {"type": "critical", "pan": -1, "points": 4}, "negative"),
+        (table["host_token"], {"type": "bag", "jason": 3, "pan": 10}, "but 5 are"),
+    ):
+        response = act_via_api(client, table, token, action)
+        assert response.status_code in (403, 422), response.get_json()
+        assert message in response.get_json()["error"]
+    assert snapshot(app) == before
+
+
+def test_the_calculator_page_scores_a_drop_off_with_its_breakdown(client):
+    page = client.get("/crystal-lake/score")
+    assert page.status_code == 200 and "Drop-off calculator" in page_text(page)
+    token = csrf_token(client, "/crystal-lake/score")
+    result = client.post("/crystal-lake/score", data={"csrf_token": token, "pan": "3", "cleaver": "2"})
+    text = words(result)
+    assert result.status_code == 200 and "19 points" in text
+    assert "3 Cast Iron Pans: Cleavers doubled, 2 x 8 = 16" in text
+    bad = client.post("/crystal-lake/score", data={"csrf_token": token, "pan": "-2"})
+    assert bad.status_code == 422 and "can't be negative" in words(bad)
+    junk = client.post("/crystal-lake/score", data={"csrf_token": token, "axe": "lots"})
+    assert junk.status_code == 422 and "whole number" in words(junk)
+    forged = client.post("/crystal-lake/score", data={"pan": "3"})
+    assert forged.status_code == 400  # CSRF protected
+
+
+def test_the_calculator_api_scores_and_refuses_with_a_sentence(client):
+    response = client.post("/api/crystal-lake/score", json={"supplies": {"gasoline": 4, "cleaver": 2, "pan": 1}})
+    body = response.get_json()
+    assert response.status_code == 200 and body["points"] == 30
+    assert body["bonus"]["key"] == "four:gasoline:pan+cleaver"
+    assert body["breakdown"][-1] == "Total 30" and body["bonuses"][0]["points"] == 9
+    picked = client.post("/api/crystal-lake/score", json={"supplies": {"pan": 3, "cleaver": 2}, "bonus": "none"})
+    assert picked.get_json()["points"] == 11
+    for payload, message in (
+        ({"supplies": {"chainsaw": 1}}, "isn't a Supply"), ({"supplies": {"pan": -1}}, "negative"),
+        ({"supplies": {"pan": 10**9}}, "67"), ({"supplies": [1, 2]}, "list of supplies"),
+        ({"supplies": {"pan": 3}, "extra": 1}, "isn't part of a drop-off"), ({}, "Say what is dropped off"),
+        ({"supplies": {"pan": 3}, "bonus": 4}, "Name the bonus"),
+        ({"supplies": {"pan": 1}, "bonus": "six"}, "possible"),
+        ([1], "JSON object"),
+    ):
+        response = client.post("/api/crystal-lake/score", json=payload)
+        assert response.status_code in (400, 422), payload
+        assert message in response.get_json()["error"], (payload, response.get_json())
+    not_json = client.post("/api/crystal-lake/score", data="pan=3", content_type="text/plain")
+    assert not_json.status_code == 400 and "JSON object" in not_json.get_json()["error"]
+
+
+def test_the_host_counts_the_bag_once_and_the_browser_remembers_it(app, hosted):
+    code, host, ann = hosted["code"], hosted["host"], hosted["phones"]["Ann"]
+    token = csrf_token(host, f"/t/{code}")
+    response = host.post(f"/crystal-lake/t/{code}/bag", data={"csrf_token": token, **BOX},
+                         headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert "crystal_lake_bag=14.12.11.10.7.5.8" in response.headers["Set-Cookie"]
+    phone_page = words(ann.get(f"/t/{code}/seats/1"))
+    assert "4 of the 63 tokens in the Camp Bag" in phone_page and "6.3%" in phone_page
+    # a new table on the same browser: the form comes pre-filled from the saved count
+    token = csrf_token(host, "/new/crystal-lake")
+    created = host.post("/new/crystal-lake", data={"csrf_token": token, "players": "3"})
+    fresh = page_text(host.get(created.headers["Location"]))
+    assert 'name="axe" inputmode="numeric" pattern="[0-9]*" size="2" required value="5"' in fresh
+    # only the host counts, and a count below what is out of the bag is refused
+    before = snapshot(app)
+    phone_token = csrf_token(ann, f"/t/{code}/seats/1")
+    refused = ann.post(f"/crystal-lake/t/{code}/bag", data={"csrf_token": phone_token, **BOX})
+    assert refused.status_code == 403
+    low = host.post(f"/crystal-lake/t/{code}/bag", data={"csrf_token": token, **BOX, "jason": "2"},
+                    headers={"HX-Request": "true"})
+    assert low.status_code == 422 and "but 4 are" in page_text(low)
+    junk = host.post(f"/crystal-lake/t/{code}/bag", data={"csrf_token": token, **BOX, "pan": "many"})
+    assert junk.status_code == 400 and "whole number" in page_text(junk)
+    assert snapshot(app) == before
+
+
+def test_the_panel_links_the_calculator(hosted):
+    page = page_text(hosted["host"].get(f"/t/{hosted['code']}"))
+    assert f'href="/crystal-lake/score?t={hosted["code"]}"' in page
+
+
+def test_five_nights_through_the_api_end_with_standings_on_every_screen(app, hosted):
+    """The host records every move (whose=seat); the panel renders each phase, the dodge choice and the final result."""
+    code, host, ann = hosted["code"], hosted["host"], hosted["phones"]["Ann"]
+
+    def host_act(**action):
+        response = form_act(host, code, {key: str(value) for key, value in action.items()})
+        assert response.status_code == 200, words(response)
+        return response
+
+    starter = 1
+    for night in range(1, 6):
+        host_act(type="critical", axe=1, points=4)
+        if night == 1:  # Ann is attacked: she gains an Escape Token for a later night
+            host_act(type="search", supply="jason", whose=1)
+            host_act(type="return", whose=2)
+            host_act(type="return", whose=3)
+            host_act(type="search", supply="jason", whose=1)
+        elif night == 2:  # the last back (Ann) starts; a second Jason now offers the Escape Token
+            host_act(type="search", supply="jason", whose=1)
+            host_act(type="search", supply="axe", whose=2)
+            host_act(type="search", supply="pan", whose=3)
+            page = words(ann.get(f"/t/{code}/seats/1"))
+            assert "Jason: use Escape Token" in page and "Jason: take the attack" in page
+            host_act(type="search", supply="jason", escape="use", whose=1)
+            for seat in (2, 3, 1):
+                host_act(type="return", whose=seat)
+        else:  # everyone returns in turn order, starting with the last back the night before
+            turn = starter
+            for _ in range(3):
+                host_act(type="return", whose=turn)
+                starter, turn = turn, turn % 3 + 1
+        if night == 5:
+            final = words(ann.get(f"/t/{code}/seats/1"))
+            assert "After the fifth night everything is dropped off" in final and "Defense Fear Cards among" in final
+        for seat in (1, 2, 3):
+            fields = {"type": "drop-off", "whose": seat, "keep": "nothing", "bonus": "best"}
+            if night == 5:
+                fields["defense"] = 1
+            host_act(**fields)
+    host_page = words(host.get(f"/t/{code}"))
+    assert "Help has arrived!" in host_page and "Final drop-off" in host_page
+    assert "1 Defense Fear Card, 1 x 3 = 3" in host_page
+    phone_page = words(ann.get(f"/t/{code}/seats/1"))
+    assert "Help has arrived!" in phone_page and "Drop off" not in phone_page
+    before = snapshot(app)
+    late = form_act(host, code, {"type": "search", "supply": "pan", "whose": "1"})
+    assert late.status_code == 409 and "The game is over" in page_text(late)
+    assert snapshot(app) == before

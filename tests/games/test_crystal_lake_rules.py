@@ -1,0 +1,471 @@
+"""Camp Crystal Lake's rules without Flask: turns, Jason attacks, Escape tokens, the Bravery track, five nights."""
+
+import copy
+import json
+import random
+from fractions import Fraction
+
+import pytest
+
+from app.dice import TableDice
+from app.games import REGISTRY
+from app.games.contract import IllegalAction
+from app.games.crystal_lake import rules
+from app.games.crystal_lake.scoring import SUPPLIES
+
+SPEC = REGISTRY["crystal-lake"]
+BOX = {"pan": 14, "flashlight": 12, "gasoline": 11, "cleaver": 10, "car_keys": 7, "axe": 5, "jason": 8}  # a test box
+
+
+def table(players: int = 3, mode: str = "advanced", first: int = 1) -> dict:
+    """A new table's state, set up through the same options a host picks."""
+    options, seats = SPEC.configure({"players": players, "mode": mode, "first_player": first})
+    profile = {key: entry.value for key, entry in SPEC.profile.items()}
+    return rules.new_state(list(range(1, len(seats) + 1)), options, profile)
+
+
+def act(state: dict, seat: int | None, **action) -> tuple[dict, list]:
+    return rules.apply(state, {**action, "seat": seat}, TableDice("ab" * 32, 0, "someone"))
+
+
+def play(state: dict, *moves: tuple) -> dict:
+    """Apply (seat, {action}) pairs in order; each must be legal."""
+    for seat, action in moves:
+        state, _ = act(state, seat, **action)
+    return state
+
+
+def refused(state: dict, seat: int | None, message: str, **action) -> None:
+    """The action is refused with a sentence containing `message`, and the state it was given is untouched."""
+    before = copy.deepcopy(state)
+    with pytest.raises(IllegalAction) as caught:
+        act(state, seat, **action)
+    assert message in str(caught.value)
+    assert str(caught.value).endswith((".", ")")) and state == before
+
+
+def card(state: dict, points: int = 5, **supplies) -> dict:
+    return play(state, (None, {"type": "critical", "points": points, **(supplies or {"pan": 1})}))
+
+
+def search(seat: int, supply: str, **extra) -> tuple:
+    return seat, {"type": "search", "supply": supply, **extra}
+
+
+def back(seat: int) -> tuple:
+    return seat, {"type": "return"}
+
+
+def drop(seat: int, **extra) -> tuple:
+    return seat, {"type": "drop-off", **extra}
+
+
+# ---- setup ---------------------------------------------------------------------------------------------------------
+
+def test_a_new_game_starts_on_night_1_with_four_jason_tokens_on_the_night_track():
+    state = table(4, first=3)
+    assert state["night"] == 1 and state["phase"] == "night" and state["turn"] == 3
+    assert rules.jason_waiting(state) == 4
+    assert all(player["fear_cards"] == 5 for player in state["players"].values())  # "Deal five Fear Cards"
+    assert json.loads(json.dumps(state)) == state
+
+
+def test_two_players_may_practise_and_seven_are_refused():
+    assert table(2)["seats"] == [1, 2]
+    with pytest.raises(Exception, match="from 2 to 6"):
+        SPEC.configure({"players": 7})
+
+
+# ---- turns ---------------------------------------------------------------------------------------------------------
+
+def test_turns_go_round_by_seat_number_from_the_first_player():
+    state = table(3, first=2)
+    state = play(state, search(2, "pan"), search(3, "axe"))
+    assert state["turn"] == 1
+    refused(state, 2, "It's Counselor 1's turn", type="search", supply="pan")
+
+
+def test_a_returned_player_is_skipped_and_takes_no_more_turns():
+    """'After Returning to the Cabin, a player is not allowed to ... (take any more turns) until the next night'."""
+    state = card(table(3))
+    state = play(state, back(1), search(2, "pan"))
+    assert state["turn"] == 3
+    state = play(state, search(3, "pan"))
+    assert state["turn"] == 2  # seat 1 is skipped
+    refused(state, 1, "back at the Cabin", type="search", supply="axe")
+    refused(state, 1, "back at the Cabin", type="defense")
+
+
+def test_a_returned_player_cant_be_the_target_of_a_fear_card():
+    state = card(table(3))
+    state = play(state, back(1))
+    refused(state, 2, "can't be the target", type="fear", target=1)
+    refused(state, None, "back at the Cabin", type="set-board", whose=1, pan=1)
+    state = play(state, (2, {"type": "fear", "target": 3}))
+    assert state["players"]["2"]["fear_cards"] == 4 and state["turn"] == 3
+
+
+def test_defense_fear_cards_are_played_out_of_turn_and_not_in_a_basic_game():
+    state = table(3)
+    state = play(state, (2, {"type": "defense"}))
+    assert state["players"]["2"]["fear_cards"] == 4 and state["turn"] == 1  # not an action: the turn stays
+    refused(state, 1, "out of turn", type="defense")
+    refused(table(3, mode="basic"), 2, "basic game", type="defense")
+
+
+def test_the_host_acts_for_any_seat_and_a_phone_only_for_its_own():
+    state = table(3)
+    state = play(state, (None, {"type": "search", "supply": "axe", "whose": 1}))
+    assert state["players"]["1"]["board"]["axe"] == 1
+    refused(state, 3, "only the host", type="search", supply="pan", whose=2)
+    refused(state, None, "Say which counselor", type="search", supply="pan")
+    refused(state, 2, "for the host screen", type="critical", pan=1, points=4)
+
+
+# ---- Jason ---------------------------------------------------------------------------------------------------------
+
+def test_one_jason_token_is_a_close_call():
+    state = play(table(3), search(1, "jason"))
+    assert state["players"]["1"]["board"]["jason"] == 1 and not state["players"]["1"]["returned"]
+
+
+def test_a_second_jason_token_is_an_attack_board_to_the_bag_no_bravery_and_an_escape_token():
+    state = card(table(3))
+    state = play(state, search(1, "axe"), search(2, "pan"), search(3, "pan"), search(1, "jason"), search(2, "pan"),
+                 search(3, "pan"))
+    state, events = act(state, 1, type="search", supply="jason")
+    player = state["players"]["1"]
+    assert player["returned"] and player["board"] == rules.empty_board() and player["escape"]
+    assert state["cabin"] == [{"seat": 1, "attacked": True, "bravery": 0, "card": False, "critical": 0}]
+    assert player["fear_cards"] == 5  # no Bravery card
+    assert "SECOND JASON ATTACK" in events[0].text and state["turn"] == 2
+
+
+def test_an_attacked_player_who_holds_an_escape_token_can_use_it_to_dodge():
+    """'they may immediately discard their Escape Token to return their first Jason Token to the Camp Bag'."""
+    state = table(2)
+    state["players"]["1"]["escape"], state["players"]["1"]["escape_night"] = True, None
+    state = play(state, search(1, "jason"), search(2, "pan"))
+    refused(state, 1, "say 'use'", type="search", supply="jason")
+    dodged = play(state, search(1, "jason", escape="use"))
+    assert dodged["players"]["1"]["board"]["jason"] == 1 and not dodged["players"]["1"]["escape"]
+    assert not dodged["players"]["1"]["returned"]
+    attacked = play(state, search(1, "jason", escape="keep"))
+    assert attacked["players"]["1"]["returned"] and attacked["players"]["1"]["escape"]  # held one: gains none more
+    refused(table(2), 1, "no Second Jason Attack", type="search", supply="jason", escape="use")
+
+
+def test_an_escape_token_is_used_on_another_night_not_the_night_it_was_gained():
+    state = card(table(2))
+    state = play(state, search(1, "jason"), search(2, "pan"), search(1, "jason"))  # 1 attacked
+    assert state["players"]["1"]["escape_night"] == 1
+    state = play(state, search(2, "jason"))
+    refused(state, 2, "holds no Escape Token", type="escape")
+    state = play(state, back(2), drop(1), drop(2))
+    assert state["night"] == 2 and state["turn"] == 2  # the last to return starts the next night
+    state = play(state, search(2, "pan"), search(1, "jason"))
+    state = play(state, (1, {"type": "escape"}))  # out of turn, not an action
+    assert state["players"]["1"]["board"]["jason"] == 0 and not state["players"]["1"]["escape"]
+    assert state["turn"] == 2
+
+
+# ---- the Cabin -----------------------------------------------------------------------------------------------------
+
+def test_the_bravery_bonus_follows_return_order():
+    """1st +card, 2nd +card, 3rd 1 point +card, 4th 2 +card, 5th 3 +card, 6th 4 +card."""
+    state = card(table(6))
+    state = play(state, *(back(seat) for seat in range(1, 7)))
+    assert [(entry["seat"], entry["bravery"]) for entry in state["cabin"]] == [(1, 0), (2, 0), (3, 1), (4, 2), (5, 3),
+                                                                                (6, 4)]
+    assert all(player["fear_cards"] == 6 for player in state["players"].values())
+    assert state["phase"] == "drop-off" and state["starter"] == 6
+
+
+def test_an_attacked_player_takes_a_cabin_space_but_not_its_bonus():
+    state = card(table(3))
+    state = play(state, search(1, "jason"), back(2), search(3, "pan"), search(1, "jason"), back(3))
+    assert [(entry["seat"], entry["attacked"], entry["bravery"]) for entry in state["cabin"]] == [
+        (2, False, 0), (1, True, 0), (3, False, 1)]
+
+
+def test_the_critical_supply_goes_to_the_first_holder_only():
+    """'only the first Player to Return to the Cabin with the requisite combination ... earns the bonus points'."""
+    state = card(table(3), points=7, pan=1, axe=1)
+    state = play(state, search(1, "pan"), search(2, "pan"), search(3, "pan"), search(1, "axe"), search(2, "axe"))
+    state = play(state, search(3, "axe"), back(1), back(2))
+    assert state["critical"]["claimed_by"] == 1
+    assert [entry["critical"] for entry in state["cabin"]] == [7, 0]
+
+
+def test_returning_without_the_set_claims_nothing_and_a_later_holder_can():
+    state = card(table(2), points=4, cleaver=2)
+    state = play(state, back(1), search(2, "cleaver"), search(2, "cleaver"), back(2))
+    assert state["critical"]["claimed_by"] == 2 and state["cabin"][1]["critical"] == 4
+
+
+def test_returning_needs_tonights_critical_supply_card_entered():
+    refused(table(2), 1, "Critical Supply card", type="return")
+
+
+# ---- drop-off and the next night -----------------------------------------------------------------------------------
+
+def test_a_night_scores_bravery_critical_and_the_drop_off_with_its_breakdown():
+    state = card(table(3), points=5, pan=1)
+    state = play(state, search(1, "pan"), search(2, "cleaver"), search(3, "axe"), search(1, "pan"),
+                 search(2, "cleaver"), back(3), search(1, "pan"), back(2), back(1))
+    state = play(state, drop(3), drop(2))
+    assert state["phase"] == "drop-off"
+    state, events = act(state, 1, type="drop-off")
+    one = state["players"]["1"]["nights"][0]
+    assert (one["bravery"], one["critical"], one["drop_off"], one["total"]) == (1, 5, 3, 9)
+    assert one["breakdown"] == ["3 Cast Iron Pans, 3 x 1 = 3", "Total 3"]
+    assert [night["total"] for night in (state["players"]["2"]["nights"][0], state["players"]["3"]["nights"][0])] == [
+        8, 8]
+    assert "9 for Night 1 in all" in events[0].text and "Night 2 begins" in events[1].text
+    assert state["turn"] == 1  # the last back to the Cabin goes first
+
+
+def test_backpack_carries_up_to_two_supplies_to_the_next_night():
+    state = card(table(2))
+    state = play(state, search(1, "axe"), search(2, "pan"), search(1, "axe"), back(2), search(1, "pan"), back(1))
+    state = play(state, drop(1, keep=["axe", "axe"]), drop(2))
+    one = state["players"]["1"]
+    assert one["backpack"] == ["axe", "axe"] and one["board"] == rules.empty_board()
+    assert one["nights"][0]["drop_off"] == 1 and one["nights"][0]["kept"] == ["axe", "axe"]
+    assert state["night"] == 2 and state["phase"] == "night"
+    # Night 2: the saved Axes join the drop-off; three of a kind with a Cast Iron Pan doubles it
+    state = card(state)
+    state = play(state, search(1, "axe"), back(2), back(1))
+    state = play(state, drop(2), drop(1, keep="nothing"))
+    assert state["players"]["1"]["nights"][1]["drop_off"] == 24
+    assert state["players"]["1"]["backpack"] == []
+
+
+def test_the_backpack_choice_shows_what_it_costs_tonight():
+    state = card(table(2))
+    state = play(state, search(1, "pan"), back(2), search(1, "pan"), search(1, "pan"), search(1, "cleaver"),
+                 search(1, "cleaver"), back(1))
+    choices = {choice["value"]: choice for choice in rules.view(state, 1)["drop_offs"]["1"]["choices"]}
+    assert choices["nothing"]["points"] == 19 and choices["nothing"]["cost"] == 0
+    assert choices["cleaver"]["points"] == 3 + 8 and choices["cleaver"]["cost"] == 8
+    assert choices["pan"]["points"] == 2 + 8 and choices["pan"]["cost"] == 9  # losing the three of a kind
+
+
+@pytest.mark.parametrize("keep, message", [
+    (["axe", "pan", "pan"], "up to two"), (["chainsaw"], "isn't a Supply"), (["jason"], "Jason token"),
+    (["cleaver"], "has 0 Cleavers"), ([3], "list of supplies"),
+])
+def test_bad_backpack_choices_are_refused(keep, message):
+    state = card(table(2))
+    state = play(state, search(1, "pan"), back(2), search(1, "pan"), search(1, "axe"), back(1))
+    refused(state, 1, message, type="drop-off", keep=keep)
+
+
+def test_drop_off_comes_only_after_everyone_returns_and_only_once():
+    state = card(table(2))
+    refused(state, 1, "still on", type="drop-off")
+    state = play(state, back(1), back(2), drop(1))
+    refused(state, 1, "already dropped off", type="drop-off")
+
+
+def test_a_new_night_deals_a_fear_card_clears_the_card_and_puts_a_jason_token_in_the_bag():
+    state = card(table(2))
+    state = play(state, back(1), back(2), drop(1), drop(2))
+    assert state["night"] == 2 and rules.jason_waiting(state) == 3
+    assert state["critical"] is None and state["cabin"] == []
+    assert [player["fear_cards"] for player in state["players"].values()] == [7, 7]  # 5 + Bravery card + night card
+    assert state["turn"] == 2
+
+
+# ---- after night five ----------------------------------------------------------------------------------------------
+
+def rules_order(state: dict) -> list[int]:
+    seats = state["seats"]
+    start = seats.index(state["turn"])
+    return seats[start:] + seats[:start]
+
+
+def test_after_night_five_backpacks_fear_cards_defense_cards_and_escape_tokens_all_score():
+    state = table(2)
+    for _ in range(4):
+        state = card(state)
+        state = play(state, *(back(seat) for seat in rules_order(state)))
+        state = play(state, *(drop(seat) for seat in state["seats"]))
+    assert state["night"] == 5 and rules.jason_waiting(state) == 0
+    state["players"]["1"]["backpack"] = ["axe", "car_keys"]
+    state["players"]["1"]["escape"] = True
+    state = card(state)
+    first = state["turn"]
+    state = play(state, search(first, "pan"))
+    state = play(state, *(back(seat) for seat in rules_order(state)))
+    refused(state, 1, "keep nothing", type="drop-off", keep=["axe"], defense=0)
+    refused(state, 1, "Defense Fear Cards", type="drop-off")
+    hand = state["players"]["1"]["fear_cards"]
+    refused(state, 1, f"at most {hand}", type="drop-off", defense=hand + 1)
+    state, _ = act(state, 1, type="drop-off", defense=2)
+    night = state["players"]["1"]["nights"][-1]
+    supplies = 8 + 6 + (1 if first == 1 else 0)
+    assert night["drop_off"] == supplies
+    assert night["extras"] == (hand - 2) + 2 * 3 + 3
+    assert "1 Escape Token, 1 x 3 = 3" in night["breakdown"]
+    assert rules.outcome(state) is None
+    state = play(state, drop(2, defense=0))
+    over = rules.outcome(state)
+    assert state["phase"] == "over" and over is not None
+    totals = {seat: rules.total_points(state["players"][str(seat)]) for seat in (1, 2)}
+    assert over.winners == tuple(seat for seat in (1, 2) if totals[seat] == max(totals.values()))
+    refused(state, 1, "five nights are over", type="search", supply="pan")
+
+
+def test_a_tie_after_five_nights_is_a_shared_win():
+    state = table(2, mode="basic")
+    for _ in range(5):
+        state = card(state)
+        state = play(state, *(back(seat) for seat in rules_order(state)))
+        state = play(state, *(drop(seat) for seat in state["seats"]))
+    # both drew the same: a Fear card on each return and each night; the Bravery points differ per night
+    totals = [rules.total_points(player) for player in state["players"].values()]
+    over = rules.outcome(state)
+    assert over.shared == (totals[0] == totals[1])
+
+
+# ---- the Camp Bag and the odds -------------------------------------------------------------------------------------
+
+def test_the_bag_count_subtracts_boards_backpacks_and_the_night_track():
+    state = play(table(2), (None, {"type": "bag", **BOX}))
+    bag = rules.bag_now(state)
+    assert bag["jason"] == 8 - 4 and bag["axe"] == 5
+    state = play(state, search(1, "axe"), search(2, "jason"))
+    bag = rules.bag_now(state)
+    assert bag["axe"] == 4 and bag["jason"] == 3
+
+
+def test_the_jason_odds_match_counting_every_token_in_the_bag():
+    state = play(table(3), (None, {"type": "bag", **BOX}), search(1, "jason"), search(2, "axe"), search(3, "pan"))
+    tokens = []
+    for token, count in BOX.items():
+        tokens += [token] * count
+    for player in state["players"].values():
+        for token, count in player["board"].items():
+            for _ in range(count):
+                tokens.remove(token)
+    for _ in range(rules.jason_waiting(state)):
+        tokens.remove("jason")
+    chance = Fraction(tokens.count("jason"), len(tokens))
+    bag = rules.view(state, 1)["bag"]
+    assert (bag["jason"], bag["total"]) == (tokens.count("jason"), len(tokens))
+    assert bag["chance"] == f"{round(float(chance) * 100, 1):g}%"
+
+
+def test_searching_for_more_tokens_than_the_bag_holds_is_refused():
+    state = play(table(2), (None, {"type": "bag", **BOX, "axe": 1}), search(1, "axe"))
+    refused(state, 2, "holds no Axes", type="search", supply="axe")
+    refused(table(2), None, "but 4 are", type="bag", **{**BOX, "jason": 3})
+
+
+def test_the_odds_say_so_when_the_bag_isnt_counted():
+    assert rules.view(table(2), 1)["bag"] is None
+
+
+# ---- bad input -----------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seat, action, message", [
+    (1, {"type": "search", "supply": "chainsaw"}, "isn't a token"),
+    (1, {"type": "search", "supply": 3}, "isn't a token"),
+    (1, {"type": "search"}, "needs 'supply'"),
+    (1, {"type": "search", "supply": "pan", "extra": 1}, "doesn't take 'extra'"),
+    (1, {"type": "dance"}, "isn't something you can do"),
+    (2, {"type": "search", "supply": "pan"}, "It's Counselor 1's turn"),
+    (None, {"type": "critical", "pan": -1, "points": 3}, "negative"),
+    (None, {"type": "critical", "pan": True, "points": 3}, "whole number"),
+    (None, {"type": "critical", "points": 3}, "at least one Supply"),
+    (None, {"type": "critical", "pan": 1, "points": 0}, "below 1"),
+    (None, {"type": "bag", "pan": -3}, "negative"),
+    (1, {"type": "set-board", "jason": 2}, "Second Jason Attack"),
+    (1, {"type": "set-board", "axe": -1}, "negative"),
+    (1, {"type": "set-hand", "count": 65}, "at most 64"),
+    (1, {"type": "escape"}, "holds no Escape Token"),
+    (1, {"type": "fear", "target": 1}, "another counselor"),
+    (1, {"type": "fear", "target": 9}, "no Counselor 9"),
+    (None, {"type": "search", "supply": "pan", "whose": True}, "no Counselor"),
+    (True, {"type": "search", "supply": "pan"}, "no seat"),
+])
+def test_bad_input_is_refused_with_a_sentence_and_changes_nothing(seat, action, message):
+    refused(table(3), seat, message, **action)
+
+
+def test_a_fear_card_needs_a_card_in_hand():
+    state = table(2)
+    state["players"]["1"]["fear_cards"] = 0
+    refused(state, 1, "no Fear Cards", type="fear")
+
+
+def test_the_critical_supply_card_cant_change_once_claimed():
+    state = play(card(table(2)), search(1, "pan"), search(2, "pan"), back(1))
+    refused(state, None, "already claimed", type="critical", axe=1, points=3)
+
+
+# ---- a random play-out of five nights -----------------------------------------------------------------------------
+
+def legal_random_move(state: dict, generator: random.Random) -> tuple[int | None, dict]:
+    """A move a real table could make now, drawn from what the bag holds."""
+    if state["phase"] == "drop-off":
+        seat = next(seat for seat in state["seats"] if not state["players"][str(seat)]["dropped"])
+        view = rules.view(state, seat)["drop_offs"][str(seat)]
+        action = {"type": "drop-off", "keep": generator.choice(view["choices"])["value"]}
+        if view["final"] and state["mode"] == "advanced":
+            action["defense"] = generator.randint(0, state["players"][str(seat)]["fear_cards"])
+        return seat, action
+    seat = state["turn"]
+    player = state["players"][str(seat)]
+    if state["critical"] is None:
+        return None, {"type": "critical", "points": generator.randint(1, 10),
+                      generator.choice(SUPPLIES): generator.randint(1, 2)}
+    roll = generator.random()
+    if roll < 0.2:
+        return seat, {"type": "return"}
+    if roll < 0.27 and player["fear_cards"]:
+        return seat, {"type": "fear"}
+    bag = rules.bag_now(state)
+    tokens = [token for token, count in bag.items() for _ in range(count)]
+    token = generator.choice(tokens)
+    action = {"type": "search", "supply": token}
+    if token == "jason" and player["board"]["jason"] and rules.escape_usable(state, player):
+        action["escape"] = generator.choice(["use", "keep"])
+    return seat, action
+
+
+def check_invariants(state: dict) -> None:
+    assert json.loads(json.dumps(state)) == state
+    bag = rules.bag_now(state)
+    assert all(count >= 0 for count in bag.values()), bag
+    for player in state["players"].values():
+        assert player["board"]["jason"] <= 1 and len(player["backpack"]) <= 2
+        assert player["fear_cards"] >= 0
+    seats = [entry["seat"] for entry in state["cabin"]]
+    assert len(seats) == len(set(seats))
+    if state["phase"] == "night":
+        assert not state["players"][str(state["turn"])]["returned"]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 13, 1980])
+def test_a_random_game_of_five_nights_plays_to_the_end(seed):
+    generator = random.Random(seed)
+    players = generator.randint(2, 6)
+    state = play(table(players, mode=generator.choice(["basic", "advanced"])), (None, {"type": "bag", **BOX}))
+    for _ in range(5000):
+        if state["phase"] == "over":
+            break
+        seat, action = legal_random_move(state, generator)
+        before = copy.deepcopy(state)
+        state, events = act(state, seat, **action)
+        assert events and all(event.text for event in events)
+        assert rules.view(before, seat) is not None
+        check_invariants(state)
+    assert state["phase"] == "over" and state["night"] == 5
+    over = rules.outcome(state)
+    best = max(rules.total_points(player) for player in state["players"].values())
+    assert over.winners and all(rules.total_points(state["players"][str(seat)]) == best for seat in over.winners)
+    assert all(len(player["nights"]) == 5 for player in state["players"].values())
+    assert all(player["backpack"] == [] for player in state["players"].values())  # everything dropped off at the end
+    assert rules.legal_actions(state, None) == []
