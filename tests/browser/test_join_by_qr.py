@@ -33,7 +33,8 @@ def serious_violations(page) -> list[str]:
         results = Axe().run(scan)
     finally:
         scan.close()
-    return [f"{v['id']} ({v['impact']}): {v['help']}" for v in results.response["violations"]
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {[node['target'] for node in v['nodes']][:3]}"
+            for v in results.response["violations"]
             if v["impact"] in ("serious", "critical")]
 
 
