@@ -28,6 +28,7 @@ def serious_violations(page) -> list[str]:
     from axe_playwright_python.sync_playwright import Axe
 
     scan = page.context.new_page()
+    scan.emulate_media(reduced_motion="reduce")  # judge the colours at rest, not halfway through an animation
     try:
         scan.goto(page.url)
         results = Axe().run(scan)
