@@ -132,7 +132,10 @@ def test_someone_elses_move_keeps_what_a_player_is_typing_and_quick_taps_all_cou
     plus = bo.get_by_role("button", name="Add 1 to Doom")
     for _ in range(5):
         plus.click(delay=0, no_wait_after=True)
-    bo.wait_for_timeout(1000)
+    for _ in range(150):  # queued taps leave one after another; a busy machine may take seconds
+        if len(taps) >= 5:
+            break
+        bo.wait_for_timeout(100)
     assert len(taps) == 5, taps  # every tap left the phone
     for page in (ann, bo, host):
         expect(page.locator(".counter-card", has_text="Doom").locator(".counter-value")).to_have_text("6")
