@@ -86,7 +86,7 @@ def host_screen(code: str):
     visitor, _ = auth.browser_visitor(table)
     if visitor is not None and not visitor.host:
         return redirect(url_for("tables.my_seat", code=table.code))
-    _host_only(table)
+    visitor = _host_only(table)  # the cookie's host, or a script's bearer token
     base = base_url()
     link = join_url(table, base)
     others = lan.candidates() if base.source != "NIGHTSHIFT_PUBLIC_URL" else []

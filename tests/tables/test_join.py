@@ -231,3 +231,14 @@ def test_a_freed_phone_is_told_once_and_can_rejoin(client, phone):
     client.post(f"/t/{code}/seats/1/free", data={"csrf_token": csrf_token(client, f"/t/{code}")})
     assert "The host freed your seat" in page_text(phone.get(f"/j/{code}?k={key}"))
     assert "The host freed your seat" not in page_text(phone.get(f"/j/{code}?k={key}"))
+
+
+def test_a_script_with_the_host_token_opens_the_host_screen_and_a_seat_token_does_not(phone):
+    """The host screen takes host rights from a bearer token as well as from the cookie, and renders either way."""
+    table = create_via_api(phone, "directors-cut")
+    seat = join_via_api(phone, table, "Ann")
+    cookieless = phone.application.test_client()
+    page = cookieless.get(f"/t/{table['code']}", headers={"Authorization": f"Bearer {table['host_token']}"})
+    assert page.status_code == 200 and "Scan to join" in page_text(page)
+    refused = cookieless.get(f"/t/{table['code']}", headers={"Authorization": f"Bearer {seat['seat_token']}"})
+    assert refused.status_code == 403
