@@ -71,6 +71,9 @@ def test_a_guards_phone_rolls_through_the_api_and_the_log_tells_the_story(client
     ("ann", {"type": "answer", "choice": "entered"}, 422, "No question is waiting for an answer"),
     ("host_token", {"type": "revive", "guard": 2, "office": [1]}, 422, "Guard 2 is alive"),
     ("ann", {"type": "roll", "seat": 2}, 403, "only the host can play for another seat"),
+    ("host_token", {"type": "revive"}, 422, "A revive needs 'guard'"),  # was a KeyError: a 500
+    ("host_token", {"type": "revive", "guard": 2}, 422, "A revive needs 'office'"),
+    ("host_token", {"type": "answer", "choice": "<script>alert(1)</script>"}, 422, "No question is waiting"),
 ])
 def test_a_refused_move_says_why_and_changes_nothing(app, client, table, who, action, status, message):
     before = snapshot(app)
@@ -107,13 +110,15 @@ def test_a_phone_plays_its_move_from_the_page_and_the_host_answers_freddys_quest
     seat_page = f"/t/{code}/seats/1"
     mine = page_text(phone.get(seat_page))
     assert "You are Guard 1 (Ann)" in mine and "Your move" in mine and "Roll my move (d8)" in mine
-    assert "If you are attacked (d8)" in mine and "you live through Foxy (dies on a 7 or an 8)" in mine
+    assert "If you are attacked You roll your d8 assumed" in words(phone.get(seat_page))  # not in the rulebook
+    assert "you live through Foxy (dies on a 7 or an 8)" in mine
     rolled = tap(phone, seat_page, code, type="roll", step=1)
     assert rolled.status_code == 200 and 'id="live"' in rolled.get_data(as_text=True)
     assert re.search(r"Ann \(Guard 1\): Guard 1 rolled \d on d8", page_text(rolled))
     again = tap(phone, seat_page, code, type="roll", step=1)  # a doubled tap
     assert again.status_code == 422 and "That question was already answered" in page_text(again)
-    assert "The GM asks" in page_text(phone.get(seat_page))  # Freddy's question is the host's
+    waiting = page_text(phone.get(seat_page))
+    assert "The GM asks" in waiting and "The host answers this on the host screen." in waiting
     refused = tap(phone, seat_page, code, type="answer", choice="left", step=2)
     assert refused.status_code == 422 and "That's for the host to answer" in page_text(refused)
     host_page = page_text(client.get(host))
@@ -151,6 +156,10 @@ def test_the_medical_office_revive_button_works_from_the_host_screen(app, client
     text = page_text(client.get(host))
     assert "Medical Office: revive a dead guard" in text
     assert "Guard 1 (Ann) in the office: revive Guard 3" in text
+    before = snapshot(app)
+    blank = tap(client, host, code, type="revive", guard=3, office="")  # the form sends an empty office
+    assert blank.status_code == 422 and "A revive needs 'office'" in page_text(blank)
+    assert snapshot(app) == before
     revived = tap(client, host, code, type="revive", guard=3, office="1")
     assert revived.status_code == 200, page_text(revived)
     assert "Guard 1 in the Medical Office revive Guard 3, who goes back to the start." in page_text(revived)
@@ -184,3 +193,17 @@ def test_a_player_running_bonnie_rolls_her_tile_and_answers_her_line_of_sight(cl
     assert rolled.status_code == 200
     assert "Gus (Bonnie): Bonnie rolled 4 on d10 (real die): she moves to tile 4." in page_text(rolled)
     assert "Bonnie's line of sight:" in page_text(rolled) and "Guard 1 (Ann)" in page_text(rolled)
+
+
+def test_does_script_typed_into_a_form_field_come_back_escaped(app, client, phone):
+    """A refused move's sentence may quote what was sent; it must come back as text, never as markup."""
+    host, code = hosted(client, phone)
+    before = snapshot(app)
+    for fields, echoed in (({"type": "<script>alert(1)</script>"}, True),
+                           ({"type": "answer", "choice": "<script>alert(1)</script>"}, False),
+                           ({"type": "roll", "<script>x</script>": "1"}, True)):
+        refused = tap(client, host, code, **fields)
+        assert refused.status_code == 422
+        body = refused.get_data(as_text=True)
+        assert "<script>" not in body and ("&lt;script&gt;" in body) == echoed
+    assert snapshot(app) == before

@@ -315,11 +315,11 @@ def test_does_bonnie_roll_twice_from_the_third_night():
     state = until(new("third"), "bonnie")
     assert state["ask"]["rolls"] == 2
     state, events = roll(state, 3)
-    assert "(roll 1 of 2)" in text(events)
+    assert ", roll 1 of 2:" in text(events)
     state, _ = answer(state, choice="nobody")
     assert state["ask"]["kind"] == "bonnie" and state["ask"]["roll"] == 2
     state, events = roll(state, 9)
-    assert text(events) == "Bonnie rolled 9 on d10 (real die) (roll 2 of 2): she moves to tile 9."
+    assert text(events) == "Bonnie rolled 9 on d10 (real die), roll 2 of 2: she moves to tile 9."
     state, _ = answer(state, choice="nobody")
     assert state["turn"] == "chica"
 
@@ -454,6 +454,16 @@ def test_with_the_next_turn_setting_does_inactive_foxy_sit_out_one_turn_only():
     state, _ = roll(until(state, "golden_freddy"), 1)
     state, events = answer(until(state, "chica_met"), choice="nobody")
     assert "Foxy is active again." in text(events) and state["ask"]["kind"] == "foxy"  # full turn 3
+
+
+def test_on_the_turn_a_one_turn_inactive_foxy_comes_back_do_the_odds_count_his_roll():
+    """Review: the host's "Foxy charges" odds read 0% all through the full turn Foxy was due back in."""
+    state, _ = roll(all_blocked(foxy_inactive="next"), 2)
+    state, _ = roll(until(state, "golden_freddy"), 1)  # full turn 2: he sits out
+    assert rules.view(state, None)["odds"]["foxy_now"]["percent"] == "0%"
+    state, _ = roll(until(state, "golden_freddy"), 1)  # full turn 3 begins: he will roll again
+    assert state["full_turn"] == 3 and state["foxy"] == "inactive"
+    assert rules.view(state, None)["odds"]["foxy_now"]["percent"] == "5%"
 
 
 def test_all_blocked_and_an_odd_roll_resets_the_animatronics_and_ends_the_turn():
@@ -653,6 +663,26 @@ def test_do_the_guards_win_after_ten_full_turns():
     assert rules.legal_actions(state, None) == [] and rules.view(state, 1)["question"] is None
 
 
+def test_is_a_guard_golden_freddy_eliminated_left_out_of_the_guards_win():
+    """'they are eliminated from the game (and cannot be revived)': out of the game, so not among the winners."""
+    state = until(new("first", guards=2), "golden_freddy")
+    state, _ = roll(state, 12)
+    state, _ = answer(state, guard=2)
+    state, _ = roll(state, 1, seat=2)
+    assert state["guards"]["2"] == "eliminated"
+    while rules.outcome(state) is None:
+        state, _ = roll(until(state, "golden_freddy"), 1)
+    assert rules.outcome(state).winners == (1,)
+
+
+def test_does_a_dead_guard_still_share_the_guards_win():
+    """A dead guard can still be revived, so they are in the night: 'If the guards survive 10 full turns they win.'"""
+    state = with_a_dead_guard("fourth", guards=3)
+    while rules.outcome(state) is None:
+        state, _ = roll(until(state, "golden_freddy"), 1)
+    assert state["guards"]["3"] == "dead" and rules.outcome(state).winners == (1, 2, 3)
+
+
 def test_do_the_animatronics_win_when_no_guard_is_left_alive():
     state = until(new("second", guards=1, bonnie_player=True, chica_player=True), "chica_met")
     state, _ = answer(state, guard=1)
@@ -722,6 +752,38 @@ def test_is_a_phone_refused_an_attack_roll_meant_for_another_guard():
     refused(state, "It's Guard 2's turn, not yours: Chica attacks Guard 2", seat=1, type="roll")
     assert rules.legal_actions(state, 1) == [] and rules.legal_actions(state, 2) == [
         {"type": "roll", "step": state["step"]}]
+
+
+@pytest.mark.parametrize("action", [{"type": "revive"}, {"type": "revive", "guard": 3},
+                                    {"type": "revive", "office": [1]}])
+def test_is_a_revive_without_its_guard_or_office_refused_with_a_sentence(action):
+    """Review: a revive missing 'guard' or 'office' crashed with a KeyError (a 500 on the API)."""
+    refused(with_a_dead_guard(), "A revive needs '", **action)
+
+
+def test_does_every_junk_field_at_every_question_get_a_sentence_and_leave_the_state_alone():
+    """Wrong types, out-of-range numbers and strangers' seats thrown at each question a night asks: never a crash."""
+    junk = [None, True, 1.5, "1", "nobody", "blocked", [1], [], {"a": 1}, 10**30, -1, 0, 1, 2, 3, 5, "<script>"]
+    picker = random.Random("junk")
+    for night in ("third", "final"):
+        state = new(night, guards=3, bonnie_player=True)
+        rng = TableDice(SEED, 0, "someone")
+        while rules.outcome(state) is None:
+            for _ in range(12):
+                action = {"type": picker.choice(["roll", "answer", "revive"]),
+                          "seat": picker.choice([None, *state["seats"], 99])}
+                for key in picker.sample(["values", "step", "choice", "guard", "office"], picker.randint(0, 3)):
+                    action[key] = picker.choice([*junk, [picker.choice(junk)]])
+                before = copy.deepcopy(state)
+                try:
+                    after, _ = rules.apply(state, action, rng)
+                except IllegalAction as refusal:
+                    assert str(refusal)
+                else:
+                    assert json.loads(json.dumps(after)) == after and rules.view(after, None)
+                assert state == before
+            legal = rules.legal_actions(state, None)
+            state, _ = rules.apply(state, {**picker.choice(legal), "seat": None}, rng)
 
 
 def test_is_a_malformed_action_refused_with_a_sentence():
@@ -797,22 +859,41 @@ def test_what_does_the_board_check_show():
 
 # ---- random play-outs -----------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("night", [night.key for night in NIGHTS])
-@pytest.mark.parametrize("seed", range(4))
-def test_does_a_random_night_play_out_to_an_end_with_every_invariant_kept(night, seed):
+CALM = ("nobody", "neither", "cinema", "blocked")  # answers that spare the guards
+
+
+def play_out(night: str, seed: int) -> tuple[dict, set[str]]:
+    """A seeded random night to its end, checking the invariants after every move; seeds 0-1 answer calmly more often
+    (so guards live to see the tenth full turn), seeds 2-3 wildly."""
+    tonight = night_of(night)
     picker = random.Random(f"{night}-{seed}")
+    calm = 8 if seed < 2 else 1
     players = {"bonnie_player": seed % 2 == 0, "chica_player": seed == 1,
-               "freddy_player": seed == 2 and night_of(night).freddy_moves}
+               "freddy_player": seed == 2 and tonight.freddy_moves,
+               "foxy_inactive": "next" if seed % 2 else "night"}
     state = new(night, guards=1 + seed % 4, **players)
     rng = TableDice(SEED, 0, "someone")
-    steps, moves = state["step"], 0
+    steps, moves, asked = state["step"], 0, set()
     while rules.outcome(state) is None:
         assert state["ask"] is not None and 1 <= state["full_turn"] <= 10
+        assert state["turns_done"] == state["full_turn"] - 1
         ask = state["ask"]
+        asked.add(ask["kind"])
+        if ask["kind"] in ("move", "attack"):
+            assert state["guards"][str(ask["who"])] == "alive", ask
+        if ask["kind"] == "move":
+            assert state["turn"] == f"guard-{ask['who']}"
+        for seat in {None, ask["who"]}:
+            assert rules.view(state, seat)["board"]["full_turn"] == state["full_turn"]
         mine = rules.legal_actions(state, ask["who"]) if ask["who"] is not None else rules.legal_actions(state, None)
         choices = [action for action in mine if action["type"] != "revive"]
         assert choices, ask
-        action = dict(picker.choice(choices + [a for a in mine if a["type"] == "revive"] * (picker.random() < .3)))
+        weights = [calm if action.get("choice") in CALM else 1 for action in choices]
+        action = dict(picker.choices(choices, weights)[0])
+        revives = [action for action in mine if action["type"] == "revive"]
+        if revives and picker.random() < .3:
+            action = dict(picker.choice(revives))
+            asked.add("revive")
         if action["type"] == "roll" and picker.random() < .3:
             action["values"] = [picker.randint(1, rules._die_of(state, ask))]
         before = copy.deepcopy(state)
@@ -820,14 +901,44 @@ def test_does_a_random_night_play_out_to_an_end_with_every_invariant_kept(night,
         assert before != state and events and all(len(event.text) < 200 for event in events)
         assert sum(len(event.text) + 1 for event in events) < 400  # one log line holds it
         assert json.loads(json.dumps(state)) == state
-        assert state["step"] >= steps
+        assert state["step"] >= steps and state["full_turn"] >= before["full_turn"]
         steps = state["step"]
         assert set(state["guards"].values()) <= {"alive", "dead", "eliminated"}
+        assert state["revive_used"] >= before["revive_used"]
+        for seat, status in before["guards"].items():
+            if status == "eliminated":  # "cannot be revived"
+                assert state["guards"][seat] == "eliminated"
+            if status == "dead" and state["guards"][seat] == "alive":  # only the Medical Office brings one back
+                assert action["type"] == "revive" and action["guard"] == int(seat)
         moves += 1
         assert moves < 2000
+    if not tonight.foxy_moves:  # "Foxy and Freddy aren't allowed to move."
+        assert not asked & {"foxy", "foxy_nearest", "foxy_path", "foxy_blocked"}
+    if not tonight.freddy_moves:
+        assert not asked & {"freddy", "freddy_room", "freddy_met"}
     result = rules.outcome(state)
-    assert state["ask"] is None
+    assert state["ask"] is None and state["turn"] is None
     if any(status == "alive" for status in state["guards"].values()):
         assert state["turns_done"] == 10 and "guards survive" in result.text
+        assert set(result.winners) == {int(seat) for seat, status in state["guards"].items() if status != "eliminated"}
+        asked.add("guards win")
     else:
         assert "no guard is left alive" in result.text
+        assert set(result.winners) == {seat for seat in state["controllers"].values() if seat is not None}
+        asked.add("animatronics win")
+    return state, asked
+
+
+@pytest.mark.parametrize("night", [night.key for night in NIGHTS])
+@pytest.mark.parametrize("seed", range(4))
+def test_does_a_random_night_play_out_to_an_end_with_every_invariant_kept(night, seed):
+    play_out(night, seed)
+
+
+def test_do_the_random_play_outs_reach_both_endings_and_every_question():
+    """Review: every random night used to end with the animatronics winning, so the tenth full turn went untested."""
+    seen: set[str] = set()
+    for night, seed in product([night.key for night in NIGHTS], range(4)):
+        seen |= play_out(night, seed)[1]
+    assert {"guards win", "animatronics win", "revive", "foxy_blocked", "golden_furthest"} <= seen
+    assert set(rules.ROLLS) | set(rules.ANSWERS) <= seen

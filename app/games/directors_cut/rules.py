@@ -200,6 +200,10 @@ def apply(state: dict[str, Any], action: dict[str, Any], rng: Any) -> tuple[dict
     for key in action:
         if key not in ("type", "seat", *needed, *allowed):
             raise IllegalAction(f"{DOING[kind]} doesn't take '{str(key)[:40]}'.")
+    for key in needed:
+        if key not in action:
+            raise IllegalAction(f"{DOING[kind]} needs '{key}': name the dead guard and the guards in the "
+                                "Medical Office, like {\"guard\": 2, \"office\": [1]}.")
     if "seat" not in action:
         raise IllegalAction("That action doesn't say who is acting.")
     actor = action["seat"]
@@ -376,7 +380,7 @@ def _rolled_attack(state, ask, value, said, events):
 
 def _rolled_bonnie(state, ask, value, said, events):
     """'Moves to the tile number that is rolled on her dice', then looks for guards in her line of sight."""
-    which = f" (roll {ask['roll']} of {ask['rolls']})" if ask["rolls"] > 1 else ""
+    which = f", roll {ask['roll']} of {ask['rolls']}" if ask["rolls"] > 1 else ""
     events.append(Event(f"Bonnie rolled {said}{which}: she moves to tile {value}."))
     _ask(state, "bonnie_sight", state["controllers"]["bonnie"], tile=value, roll=ask["roll"], rolls=ask["rolls"],
          seen=[], guards=_alive(state), nobody=True)
@@ -431,6 +435,8 @@ def _answered_met(state, ask, answer, events):
     """'If Chica encounters any Guard before moving the full number that Guard is attacked and Chica's turn ends.'"""
     piece = ask["kind"].removesuffix("_met")
     if answer == "nobody":
+        # Freddy stays awake and hunts again next turn: "Once Freddy attacks a Guard he goes inactive" is the only
+        # sentence that puts him back to sleep, and a hunt that meets nobody is no attack.
         awake = " and stays awake" if piece == "freddy" else ""
         events.append(Event(f"{NAMES[piece]} meets no guard{awake}."))
         _advance(state, events)
@@ -562,7 +568,9 @@ def legal_actions(state: dict[str, Any], seat: int | None) -> list[dict[str, Any
 def outcome(state: dict[str, Any]) -> Outcome | None:
     """Animatronics win when no guard is left alive; the guards win by surviving the night's full turns."""
     tonight = night(state)
-    guards = tuple(int(seat) for seat in state["guards"])
+    # "they are eliminated from the game (and cannot be revived)": an eliminated guard is out, so not a winner;
+    # a dead guard is still in the night (a revive can bring them back) and shares the guards' win.
+    guards = tuple(int(seat) for seat, status in state["guards"].items() if status != "eliminated")
     if not _alive(state):
         players = tuple(seat for seat in state["controllers"].values() if seat is not None)
         return Outcome(players, f"The animatronics win {tonight.label}: no guard is left alive.",

@@ -162,7 +162,10 @@ def odds_view(state: dict[str, Any]) -> dict[str, Any]:
 
     foxy = odds.chance(dice["foxy"], tonight.foxy_triggers) if state["foxy"] != "resting" else 0
     golden = odds.chance(dice["golden_freddy"], tonight.golden_freddy_triggers)
-    foxy_now = foxy if state["foxy"] == "ready" and still_to_roll("foxy") else 0
+    back = state["foxy_back"]
+    foxy_rolls = state["foxy"] == "ready" or (state["foxy"] == "inactive" and back is not None
+                                             and state["full_turn"] >= back)  # he wakes when his turn comes
+    foxy_now = foxy if foxy_rolls and still_to_roll("foxy") else 0
     golden_now = golden if still_to_roll("golden_freddy") else 0
     attackers = [piece for piece in ("bonnie", "chica", "foxy", "freddy", "golden_freddy")
                  if not (piece == "foxy" and not tonight.foxy_moves) and not (piece == "freddy"
