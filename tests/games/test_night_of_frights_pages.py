@@ -140,3 +140,34 @@ def test_the_event_deck_size_must_fit_the_player_count(client):
     assert two.status_code in (400, 422) and "marked 3+ and 4" in two.get_json()["error"]
     four = client.post("/api/tables", json={"game": SLUG, "options": {"event_deck": 10}})
     assert four.status_code in (400, 422) and "With 4 players all 12" in four.get_json()["error"]
+
+
+def test_the_host_passes_the_turn_to_whoever_really_sits_on_the_left(app, client):
+    """'passing an Action token to the player on your left': the screen offers the other players too."""
+    table = create_via_api(client, SLUG, {"characters": ["Freddy", "Chica", "Foxy"], "event_deck": 9})
+    for name in ("Ann", "Bo", "Cy"):
+        join_via_api(client, table, name)
+    ok(client, table, table["host_token"], {"type": "first-player", "whose": 1})
+    page = host_page(client, table)
+    assert "Pass the turn to Chica" in page and "Someone else sits on Freddy's left?" in page
+    assert "Pass to Foxy" in page and "Pass to Chica<" not in page
+    url = f"/t/{table['code']}"
+    passed = client.post(f"{url}/act", headers={"HX-Request": "true"},
+                         data={"csrf_token": csrf_token(client, url), "type": "end-turn", "whose": "3"})
+    page = page_text(passed)
+    assert passed.status_code == 200 and "Foxy takes 4 Action tokens" in page
+    assert "Then the tokens pass to the left: Chica." in page
+    before = snapshot(app)
+    refused = client.post(f"{url}/act", headers={"HX-Request": "true"},
+                          data={"csrf_token": csrf_token(client, url), "type": "end-turn", "whose": "3"})
+    assert refused.status_code == 422 and "can't pass the turn to themselves" in page_text(refused)
+    assert snapshot(app) == before
+
+
+def test_a_four_player_event_deck_is_not_labelled_assumed(client):
+    """All 12 Event cards with four players is printed in the rulebook; only a smaller deck is the host's count."""
+    table = create_via_api(client, SLUG, {})
+    page = host_page(client, table)
+    assert re.search(r'nof-events-left">12<', page) and "the host counted the deck" not in page
+    two = create_via_api(client, SLUG, {"characters": ["Bonnie", "Foxy"], "event_deck": 7})
+    assert "the host counted the deck after removing the marked cards" in host_page(client, two)

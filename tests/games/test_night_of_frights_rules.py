@@ -166,6 +166,25 @@ def test_does_the_turn_pass_to_the_left_in_seat_order_and_wrap_around():
     assert play(state, None, type="end-turn")["turn"] == 2
 
 
+def test_may_the_turn_pass_to_whoever_really_sits_on_the_left():
+    """'passing an Action token to the player on your left': the app can't see the seating, so a turn may pass to
+    another player, who then stays on that player's left for the rest of the night."""
+    state = started()  # Freddy, Bonnie, Chica, Foxy in seat order; Foxy really sits on Freddy's left
+    assert {"type": "end-turn", "whose": 4} in rules.legal_actions(state, 1)
+    assert {"type": "end-turn", "whose": 2} not in rules.legal_actions(state, 1)  # the plain button does that
+    refused(state, 1, "can't pass the turn to themselves", type="end-turn", whose=1)
+    refused(state, 1, "There is no seat 9", type="end-turn", whose=9)
+    refused(state, 1, "by seat number", type="end-turn", whose="4")
+    refused(state, 1, "by seat number", type="end-turn", whose=True)
+    state, events = act(state, 1, type="end-turn", whose=4)
+    assert state["turn"] == 4 and state["order"] == [1, 4, 2, 3] and "Foxy takes 4 Action tokens" in events[0].text
+    assert rules.view(state, None)["next_name"] == "Bonnie"
+    for expected in (2, 3, 1, 4):  # the corrected order holds from then on
+        state = play(state, None, type="end-turn")
+        assert state["turn"] == expected
+    assert play(state, 4, type="end-turn", whose=2)["order"] == [1, 4, 2, 3]  # already next: nothing to remember
+
+
 def test_does_the_host_screen_play_for_whoever_has_the_turn():
     state, events = act(started(), None, type="spend", steps=2)
     assert state["scare_track"]["1"] == {"space": 2, "scary": True}
@@ -190,6 +209,17 @@ def test_does_forgetting_to_place_items_open_party_time_for_another_player():
     assert state["items_placed"]
     refused(state, 1, "already placed two items", type="place-items")
     assert play(state, 1, type="end-turn")["party_called"] is None
+
+
+def test_does_placing_the_items_close_party_time():
+    """'the first other player to shout "party time!" draws an Item token. Then place two Item tokens on the board as
+    normal': the shout comes before the items, so once they are placed nobody can shout any more."""
+    state = play(play(game(), None, type="first-player", whose=1), 1, type="take-action", what="move")
+    assert rules.view(state, 2)["party_open"]
+    state = play(state, 1, type="place-items")
+    assert not rules.view(state, 2)["party_open"]
+    assert not [t for t in rules.legal_actions(state, None) if t["type"] == "party-time"]
+    refused(state, 2, "Too late", type="party-time")
 
 
 def test_does_spending_items_not_count_as_forgetting():
@@ -424,6 +454,27 @@ def test_does_a_phone_see_its_odds_now_and_one_step_higher():
     assert rules.view(state, None)["me"] is None
 
 
+def test_is_the_event_deck_marked_assumed_only_with_fewer_than_four_players():
+    """All 12 Event cards with four players is printed; with fewer the host counted the deck (assumed)."""
+    assert not rules.view(game(), None)["event_deck_assumed"]
+    assert rules.view(game(["Bonnie", "Foxy"], event_deck=7), None)["event_deck_assumed"]
+    assert rules.view(game(["Freddy", "Bonnie", "Foxy"], event_deck=10), None)["event_deck_assumed"]
+
+
+def test_does_a_phone_say_when_the_bag_is_too_small_for_its_space():
+    """No odds can mean space 0 or a bag smaller than the draw: the phone must say which."""
+    state = scary(started(game(draw_table=[1, 2, 3, 4, 5, 6, 7, 8, 9, 20])), 1, 10)
+    state["bag"]["Miss"] = 17
+    mine = rules.view(state, 1)["me"]
+    assert mine["odds"] is None and mine["too_few"]
+    assert not rules.view(game(), 1)["me"]["too_few"]
+
+
+def test_do_the_tracker_pieces_tell_freddy_from_foxy():
+    initials = [row["initials"] for row in rules.view(game(), None)["players"]]
+    assert initials == ["Fr", "Bo", "Ch", "Fo"] and len(set(initials)) == 4
+
+
 def test_does_the_host_see_the_event_cards_left_and_odds_per_space():
     seen = rules.view(play(scary(started(), 1, 3), 1, type="capture", room=1, event="guard"), None)
     assert seen["event_deck"] == 11 and seen["bag_text"] == "19 Miss + 2 Guards"
@@ -512,14 +563,22 @@ def check_invariants(state: dict) -> None:
         assert 0 <= token["space"] <= 10
         assert token["space"] > 0 or not token["scary"]
     assert 0 <= state["actions_left"] <= state["action_tokens"]
+    assert sorted(state["order"]) == state["seats"]
+    assert state["capture"] is None or state["capture"]["count"] <= state["bag"]["Miss"] + state["bag"]["Guard"]
+    if state["last_draw"]:
+        drawn = state["last_draw"]["tokens"]
+        assert len(drawn) == state["last_draw"]["count"] and drawn.count("Guard") <= state["last_draw"]["bag"]["Guard"]
 
 
-@pytest.mark.parametrize("seed", range(8))
-def test_does_a_random_night_play_out_to_an_end(seed):
-    chooser = random.Random(seed)
-    characters = chooser.sample(["Freddy", "Bonnie", "Chica", "Foxy"], chooser.randint(2, 4))
-    deck = {2: 6, 3: 9, 4: 12}[len(characters)]
-    state = game(characters, event_deck=deck)
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", range(5))
+def test_does_a_random_night_play_out_to_an_end(seed, players):
+    """Every player count, random deck sizes and draw tables: always an end, never a turn with nothing to do."""
+    chooser = random.Random(seed * 10 + players)
+    characters = chooser.sample(["Freddy", "Bonnie", "Chica", "Foxy"], players)
+    deck = 12 if players == 4 else chooser.randint(1, 11)
+    table = None if seed % 2 else sorted(chooser.randint(1, 12) for _ in range(10))
+    state = game(characters, event_deck=deck, draw_table=table)
     rng = TableDice(f"{seed:02d}" * 32, 0, "someone")
     for _ in range(3000):
         if rules.outcome(state) is not None:
@@ -535,6 +594,9 @@ def test_does_a_random_night_play_out_to_an_end(seed):
         assert events and all(event.text for event in events)
         assert before != state
         check_invariants(state)
+        if rules.outcome(state) is None and state["turn"] is not None:  # no softlock: the turn can always go on
+            kinds = {t["type"] for t in rules.legal_actions(state, state["turn"])}
+            assert ("draw" in kinds) if state["capture"] else ("end-turn" in kinds)
     ended = rules.outcome(state)
     assert ended is not None
     if state["winner"] is not None:

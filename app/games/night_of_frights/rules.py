@@ -4,9 +4,9 @@ Pure: no Flask, no SQLAlchemy. The cardboard keeps the board, the items and the 
 decides the game: each character's tracker space and side, the bag's true contents, the Event cards left, the Action
 tokens of the turn, and it draws from the bag fairly (or records what the real bag gave).
 
-Seats are the characters in box order (Freddy, Bonnie, Chica, Foxy); turns pass in that order. The rulebook says
-"passing an Action token to the player on your left" and the app cannot see who sits where: the table plays in
-seat order (assumed), starting with whoever "most recently ate pizza".
+Seats are the characters in box order (Freddy, Bonnie, Chica, Foxy). The rulebook says "passing an Action token to
+the player on your left" and the app cannot see who sits where: turns pass in seat order (assumed) until a player
+passes the turn to someone else, who then stays on their left for the rest of the night ("order").
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "spend": (("steps",), ()),
     "capture": (("room", "event"), ()),
     "draw": ((), ("guards",)),
-    "end-turn": ((), ()),
+    "end-turn": ((), ("whose",)),
     "party-time": ((), ("whose",)),
     "draw-table": (("values",), ()),
 }
@@ -76,6 +76,7 @@ def new_state(seats: list[int], options: dict[str, Any], profile: dict[str, Any]
     deck = int(options["event_deck"])
     return {
         "seats": list(seats),
+        "order": list(seats),  # around the table to the left; corrected when a turn passes to someone else
         "characters": {str(seat): name for seat, name in zip(seats, characters, strict=True)},
         "scare_track": {str(seat): {"space": 0, "scary": False} for seat in seats},
         "hands": hands,
@@ -110,8 +111,9 @@ def _name(state: dict[str, Any], seat: int) -> str:
 
 
 def _next_seat(state: dict[str, Any], seat: int) -> int:
-    seats = state["seats"]
-    return seats[(seats.index(seat) + 1) % len(seats)]
+    """The player on this seat's left: seat order until the table has said otherwise."""
+    order = state.get("order", state["seats"])
+    return order[(order.index(seat) + 1) % len(order)]
 
 
 def _whole(value: Any, message: str) -> int:
@@ -185,7 +187,7 @@ def _turn_move(state: dict[str, Any], action: dict[str, Any], kind: str, seat: i
         return _spend(state, action, seat)
     if kind == "capture":
         return _capture(state, action, seat)
-    return _end_turn(state, seat)
+    return _end_turn(state, action, seat)
 
 
 def _turn_seat(state: dict[str, Any], actor: int | None, kind: str) -> int:
@@ -425,10 +427,26 @@ def _refill_hand(state: dict[str, Any], seat: int) -> str:
     return f"; draws {cards} back to {state['hands'][str(seat)]}{reshuffled}"
 
 
-def _end_turn(state: dict[str, Any], seat: int):
-    """The Action tokens pass to the left: the next player's turn starts with all of them."""
-    after = copy.deepcopy(state)
+def _end_turn(state: dict[str, Any], action: dict[str, Any], seat: int):
+    """The Action tokens pass to the left: the next player's turn starts with all of them.
+
+    'whose' names the player really sitting on the left when that is not the next seat; the app remembers it by
+    moving that player to just after this one in the order around the table.
+    """
     following = _next_seat(state, seat)
+    if action.get("whose") is not None:
+        whose = _whole(action["whose"], "Say who sits on your left by seat number, like 2.")
+        if whose not in state["seats"]:
+            raise IllegalAction(f"There is no seat {whose} at this table.")
+        if whose == seat:
+            raise IllegalAction(f"{_name(state, seat)} can't pass the turn to themselves; pass it to the player "
+                                "on the left.")
+        following = whose
+    after = copy.deepcopy(state)
+    if following != _next_seat(state, seat):
+        order = [number for number in after.get("order", after["seats"]) if number != following]
+        order.insert(order.index(seat) + 1, following)
+        after["order"] = order
     _start_turn(after, following)
     left = state["actions_left"]
     unused = f" with {left} Action token{'s' if left != 1 else ''} unused" if left else ""
@@ -439,9 +457,11 @@ def _end_turn(state: dict[str, Any], seat: int):
 def _party_time(state: dict[str, Any], action: dict[str, Any], actor: int | None):
     """'The first other player to shout "party time!" draws an Item token.'"""
     turn = state["turn"]
-    if turn is None or not state["forgot_items"] or state["party_called"] is not None:
+    if turn is None or not state["forgot_items"] or state["party_called"] is not None or state["items_placed"]:
         if state["party_called"] is not None:
             raise IllegalAction(f"{_name(state, state['party_called'])} already shouted party time this turn.")
+        if state["items_placed"] and state["forgot_items"]:
+            raise IllegalAction(f"Too late: nobody shouted party time before {_name(state, turn)} placed two items.")
         raise IllegalAction("Party time! works only when the player whose turn it is took an action before "
                             "placing two items.")
     whose = action.get("whose")
@@ -497,7 +517,7 @@ def legal_actions(state: dict[str, Any], seat: int | None) -> list[dict[str, Any
     if turn is None:
         return actions + [{"type": "first-player", "whose": number} for number in
                           (state["seats"] if seat is None else [seat])]
-    if state["forgot_items"] and state["party_called"] is None:
+    if _party_open(state):
         shouters = [number for number in state["seats"] if number != turn] if seat is None else \
             ([seat] if seat != turn else [])
         actions.extend({"type": "party-time", "whose": number} for number in shouters)
@@ -518,7 +538,15 @@ def legal_actions(state: dict[str, Any], seat: int | None) -> list[dict[str, Any
     actions.extend({"type": "spend", "steps": steps} for steps in range(1, MAX_SCARE_STEP + 1)
                    if token["space"] + steps <= TRACK_TOP)
     actions.append({"type": "end-turn"})
+    actions.extend({"type": "end-turn", "whose": number} for number in state["seats"]
+                   if number not in (turn, _next_seat(state, turn)))
     return actions
+
+
+def _party_open(state: dict[str, Any]) -> bool:
+    """'The first other player to shout "party time!" draws an Item token. Then place two Item tokens ... as normal':
+    the shout comes before the items, so placing them closes the chance."""
+    return state["forgot_items"] and state["party_called"] is None and not state["items_placed"]
 
 
 def _possible_effects(state: dict[str, Any]) -> list[str]:
@@ -567,13 +595,18 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     seen["events_flipped_labels"] = [EFFECTS[key] for key in state["events_flipped"]]
     seen["turn_name"] = _name(state, turn) if turn is not None else None
     seen["next_name"] = _name(state, _next_seat(state, turn)) if turn is not None else None
+    seen["party_open"] = _party_open(state)
+    seen["pass_others"] = ([{"seat": number, "character": _name(state, number)} for number in state["seats"]
+                            if number not in (turn, _next_seat(state, turn))] if turn is not None else [])
+    # all 12 Event cards with four players is printed; a smaller deck is the host's count (assumed)
+    seen["event_deck_assumed"] = len(state["seats"]) < 4
     seen["over"] = outcome(state) is not None
     seen["players"] = []
     for number in state["seats"]:
         token = state["scare_track"][str(number)]
         name = _name(state, number)
         seen["players"].append({
-            "seat": number, "character": name, "space": token["space"], "scary": token["scary"],
+            "seat": number, "character": name, "initials": name[:2], "space": token["space"], "scary": token["scary"],
             "side": "scary" if token["scary"] else "X", "hand": state["hands"][str(number)],
             "turn": number == turn,
             "reminder": {"Freddy": "draws an extra Action card", "Chica": "has the Mr. Cupcake token"}.get(name, ""),
@@ -591,7 +624,9 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     if seat is not None and seat in state["seats"]:
         token = state["scare_track"][str(seat)]
         higher = token["space"] + 1 if token["space"] < TRACK_TOP else None
+        draws = _draws_at(state, token["space"])
         me = {"seat": seat, "character": _name(state, seat), "space": token["space"], "scary": token["scary"],
+              "too_few": draws is not None and draws > seen["bag_total"],
               "my_turn": seat == turn, "odds": _odds(bag, _draws_at(state, token["space"])),
               "higher_space": higher, "higher_odds": _odds(bag, _draws_at(state, higher)) if higher else None,
               "can_capture": (seat == turn and token["scary"] and state["actions_left"] > 0
