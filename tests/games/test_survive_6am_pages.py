@@ -3,6 +3,8 @@ work from the API and from the forms; a refused move is a 4xx with a sentence an
 
 import re
 
+import pytest
+
 from tests.conftest import act_via_api, create_via_api, join_via_api, page_text, snapshot
 from tests.tables.test_join import host_table, join_form
 
@@ -132,6 +134,8 @@ def test_the_game_ends_when_an_animatronic_reaches_an_office(app, client, phone)
     post_move(bo, code, f"/t/{code}/seats/2", type="react", cards="0")
     host = flat(client.get(f"/t/{code}"))
     assert "An animatronic reached an Office" in host and "Into Purple's Office" in host
+    assert "Both in danger? Report the Office reached first, resolving in Phase Two's order (Orange, then Purple)" \
+        in host  # 'using Phase Two's turn order, one at a time' + 'you immediately lose the game'
     assert "An animatronic reached my Office" in flat(bo.get(f"/t/{code}/seats/2"))
     ended = post_move(client, code, f"/t/{code}", type="office", whose="2")
     assert ended.status_code == 200
@@ -180,3 +184,111 @@ def test_the_host_reacts_for_a_guard_from_that_guards_page_and_a_spectator_only_
     text = flat(watching)
     assert "12:00 AM" in text and "Orange's Power Dial: 70" in page_text(watching)
     assert "Advance time" not in text and "Your reaction" not in text and "Cameras flipped" not in text
+
+
+# ---- review: bad input through the real HTTP surface, the end of the night, undo ------------------------------------
+
+BAD_REACTIONS = [
+    ({"type": "react", "cards": 10**30, "depletion": 0}, 422, "React to 0, 1 or 2 cards"),
+    ({"type": "react", "cards": 1, "depletion": 10**30, "values": [5]}, 422, "At most 4 Power Depletion cards"),
+    ({"type": "react", "cards": 1, "depletion": 0, "values": [10**30]}, 422, "A Power die can't show"),
+    ({"type": "react", "cards": 1, "depletion": 0, "values": [[5]]}, 422, "Each Power die must be a whole number"),
+    ({"type": "react", "cards": 1, "depletion": 0, "values": {"a": 1}}, 422, "as a list of whole numbers"),
+    ({"type": "react", "cards": 1, "depletion": None, "values": [5]}, 422, "Say how many Power Depletion cards"),
+    ({"type": "react", "cards": None}, 422, "must be a whole number"),
+    ({"type": "react", "cards": {"x": 1}}, 422, "must be a whole number"),
+    ({"type": "react", "cards": 1.5}, 422, "must be a whole number"),
+    ({"type": "react", "cards": 2, "depletion": 0, "values": [5.0, 10]}, 422, "Each Power die must be a whole number"),
+    ({"type": "react", "cards": 1, "depletion": 0, "values": [5] * 100_000}, 413, "far too much data"),
+    ({"type": "<script>alert(1)</script>"}, 422, "isn't a move in Survive 'Til 6AM"),
+    ({"type": "react", "cards": 0, "<b>": 1}, 422, "Reacting doesn't take '<b>'"),
+    ({"type": ["react"]}, 400, "an action needs a 'type'"),
+    ({"type": "office", "whose": True}, 422, "Whose Office must be a whole number"),
+    ({"type": "office", "whose": 1}, 422, "only in Phase Three"),
+    ({"type": "react", "cards": 0, "seat": 2}, 403, "only the host can play for another seat"),
+    ({"type": "react", "cards": 0, "version": 1}, 409, ""),
+    ({"type": "react", "cards": 0, "version": "seven"}, 400, "The version must be a whole number"),
+]
+
+
+@pytest.mark.parametrize("action,status,message", BAD_REACTIONS)
+def test_junk_from_a_phone_is_a_clear_4xx_and_changes_nothing(app, client, action, status, message):
+    """Wrong types, huge numbers, unknown keys, another seat, a stale version: a sentence, never a 500."""
+    table = api_table(client)
+    move(client, table, table["host_token"], {"type": "advance-time"})
+    move(client, table, table["bo"], {"type": "cameras-flipped"})
+    before = snapshot(app)
+    response = act_via_api(client, table, table["ann"], action)
+    assert response.status_code == status, response.get_data(as_text=True)[:300]
+    assert message in response.get_json()["error"]
+    assert snapshot(app) == before
+
+
+def test_script_typed_into_a_form_comes_back_escaped(app, client, phone):
+    code = seated_table(client, phone, app.test_client())
+    before = snapshot(app)
+    for fields in ({"type": "<script>alert(1)</script>"}, {"type": "office", "whose": "<script>x</script>"},
+                   {"type": "advance-time", "<script>y</script>": "1"}):
+        refused = post_move(phone, code, f"/t/{code}/seats/1", **fields)
+        assert refused.status_code == 422
+        body = refused.get_data(as_text=True)
+        assert "<script>alert" not in body and "<script>x" not in body and "<script>y" not in body
+        assert "&lt;script&gt;" in body
+    assert snapshot(app) == before
+
+
+def test_the_last_round_button_says_it_ends_the_night_and_6_00_am_is_logged_once(client, phone):
+    code, key = host_table(client, players="1")
+    assert join_form(phone, code, key, "Ann", seat=1).status_code == 303
+    token = re.search(r'"X-CSRFToken": "([^"]+)"', phone.get(f"/t/{code}/seats/1").get_data(as_text=True)).group(1)
+    for _ in range(12):
+        for fields in ({"type": "advance-time"}, {"type": "cameras-flipped"}, {"type": "react", "cards": "0"}):
+            response = phone.post(f"/t/{code}/act", data={"csrf_token": token, **fields}, headers={"HX-Request": "1"})
+            assert response.status_code == 200, flat(response)[:300]
+    for text in (flat(client.get(f"/t/{code}")), flat(phone.get(f"/t/{code}/seats/1"))):
+        assert "5:30 AM" in text and "Advance time → 6:00 AM: end the night" in text
+        assert "Last round. Resolve every card first" in text
+    post_move(phone, code, f"/t/{code}/seats/1", type="advance-time")
+    host = flat(client.get(f"/t/{code}"))
+    assert "6:00 AM! Orange survived the night with 100 power left and wins." in host
+    assert "6:00 AM! 6:00 AM!" not in host and "night shift is over. 6:00 AM! Orange survived" in host
+
+
+def test_the_host_can_undo_an_office_reported_by_mistake(app, client, phone):
+    """A mistaken 'Into Purple's Office' tap is not final: the host's undo brings back Phase Three."""
+    bo = app.test_client()
+    code = seated_table(client, phone, bo)
+    for fields in ({"type": "advance-time"}, {"type": "cameras-flipped"}):
+        post_move(client, code, f"/t/{code}", **fields)
+    post_move(phone, code, f"/t/{code}/seats/1", type="react", cards="0")
+    post_move(bo, code, f"/t/{code}/seats/2", type="react", cards="0")
+    assert post_move(client, code, f"/t/{code}", type="office", whose="2").status_code == 200
+    assert "Purple loses and Orange wins" in flat(client.get(f"/t/{code}"))
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
+    version = re.search(r'name="version" value="(\d+)"', page).group(1)
+    undone = client.post(f"/t/{code}/undo", data={"csrf_token": token, "version": version},
+                         headers={"HX-Request": "true"})
+    assert undone.status_code == 200
+    host = flat(client.get(f"/t/{code}"))
+    assert "Purple loses" not in host.split("Log")[0] and "Phase Three: Resolve" in host
+    assert "Advance time → 12:30 AM" in host
+
+
+def test_a_react_to_nothing_is_shouted_on_every_screen(app, client, phone):
+    bo = app.test_client()
+    code = seated_table(client, phone, bo)
+    ann_page, bo_page = f"/t/{code}/seats/1", f"/t/{code}/seats/2"
+    spend = {"type": "react", "cards": "2", "depletion": "4", "die1": "20", "die2": "20"}  # 20 + 20 + 4 x 5 = 60
+    # 12:00 AM: tied at 100, the star (Orange) reacts first and pays 60; 12:30 AM: Purple (100) first, Orange can't.
+    for first, second in (((phone, ann_page), (bo, bo_page)), ((bo, bo_page), (phone, ann_page))):
+        post_move(client, code, f"/t/{code}", type="advance-time")
+        post_move(client, code, f"/t/{code}", type="cameras-flipped")
+        for browser, page in (first, second):
+            fields = spend if browser is phone else {"type": "react", "cards": "0"}
+            assert post_move(browser, code, page, **fields).status_code == 200
+    shout = "Orange reacts to NOTHING! Yikes! 60 power is more than the 40 left: no power subtracted, and Orange's " \
+            "cards go unanswered into Phase Three."
+    for page in (client.get(f"/t/{code}"), phone.get(f"/t/{code}/seats/1"), bo.get(f"/t/{code}/seats/2")):
+        assert shout in flat(page)
+        assert "Orange's Power Dial: 40" in page_text(page)

@@ -147,7 +147,8 @@ def test_the_clock_gives_twelve_rounds_from_12_00_to_5_30_then_6_00_am():
         assert rules.outcome(state) is None
     assert seen == TIMES
     state, events = act(state, None, type="advance-time")
-    assert events[0].text == "advanced time: 5:30 AM discarded, the 6:00 AM space shows. 6:00 AM!"
+    assert events[0].text == ("advanced time: 5:30 AM discarded, the board's 6:00 AM space shows and the night shift "
+                              "is over.")
     assert rules.current_time(state) == "6:00 AM" and state["clock_pile"] == []
     assert rules.outcome(state) is not None and rules.legal_actions(state, None) == []
 
@@ -445,7 +446,7 @@ def test_the_board_check_says_what_the_cardboard_shows():
     assert rules.view(state, None)["board_check"] == [
         "Clock pile: 12:00 AM on top, 12 cards on the pile, 1 discarded.",
         "Orange's Power Dial: 100.", "Purple's Power Dial: 90.",
-        "The star: on Purple's dial (reacts first on a tie)."]
+        "The star: on Purple's dial (reacts first on a tie; chosen at setup)."]
 
 
 def test_the_view_marks_whose_reaction_it_is_and_draws_the_dials():
@@ -528,44 +529,95 @@ def test_percentages_never_round_a_possibility_away():
 
 # ---- a whole night --------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("seed", range(8))
-def test_random_nights_reach_6_00_am_with_every_rule_kept(seed):
-    chooser = random.Random(seed)
-    players = 1 + seed % 2
-    state = table(players=players, power_dice="virtual" if seed % 3 == 0 else "physical",
-                  star="purple" if seed % 4 == 1 else "orange")
+VARIANTS = [  # (players, power dice, star, die faces): every setup a host can pick, plus a 0 face and big faces
+    (1, "physical", "orange", None), (1, "virtual", "purple", None), (2, "physical", "orange", None),
+    (2, "physical", "purple", None), (2, "virtual", "orange", None), (2, "virtual", "purple", None),
+    (2, "virtual", "orange", [0, 5, 5, 10, 10, 15]), (1, "physical", "orange", [0, 5, 10, 10, 20, 30]),
+    (2, "physical", "purple", [5, 10, 25, 40, 60, 100]),
+]
+
+
+def random_move(state: dict, chooser: random.Random, office_chance: float) -> tuple[int | None, dict]:
+    """A move a real table could make now, picked at random (a guard may be caught in Phase Three)."""
+    phase = state["phase"]
+    if phase == "resolve" and chooser.random() < office_chance:
+        whose = chooser.choice(state["seats"])
+        return chooser.choice([(None, {"type": "office", "whose": whose}), (whose, {"type": "office"})])
+    if phase in ("setup", "resolve"):
+        return chooser.choice([None, *state["seats"]]), {"type": "advance-time"}
+    if phase == "cameras":
+        return chooser.choice([None, *state["seats"]]), {"type": "cameras-flipped"}
+    cards = chooser.choice([0, 1, 2])
+    action = {"type": "react", "cards": cards, "depletion": chooser.randint(0, 4)}
+    if state["power_dice"] == "physical" and cards:
+        action["values"] = [chooser.choice(state["faces"]) for _ in range(cards)]
+    return rules.reactor(state), action
+
+
+def check_invariants(state: dict, before: dict) -> None:
+    """What must hold after every move, whatever was played."""
+    assert json.loads(json.dumps(state)) == state
+    for seat in state["seats"]:
+        assert 0 <= dial(state, seat) <= dial(before, seat) <= 100
+    assert len(state["clock_pile"]) == 13 - state["round"] - (0 if state["clock_pile"] else 1)
+    if state["phase"] in ("react", "resolve"):
+        powers = state["order_powers"]  # the dials when Phase Two began
+        assert sorted(state["order"]) == state["seats"] and powers == sorted(powers, reverse=True)
+        if len(powers) == 2 and powers[0] == powers[1]:
+            assert state["order"][0] == state["star"]  # a tie: the star's dial reacts first
+    if rules.outcome(state) is None:
+        offered = [rules.legal_actions(state, seat) for seat in (None, *state["seats"])]
+        assert any(offered), "no legal move for anyone before the night is over (a softlock)"
+    else:
+        assert all(rules.legal_actions(state, seat) == [] for seat in (None, *state["seats"]))
+    for seat in (None, *state["seats"]):
+        assert json.loads(json.dumps(rules.view(state, seat))) is not None
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+@pytest.mark.parametrize("seed", range(3))
+def test_random_nights_reach_the_end_from_every_setup_with_every_rule_kept(variant, seed):
+    """Every setup, played at random to the end: 6:00 AM after 12 rounds, or an Office breach in Phase Three."""
+    players, dice, star, faces = VARIANTS[variant]
+    chooser = random.Random(seed * 100 + variant)
+    options = {"players": players, "power_dice": dice, "star": star}
+    if faces:
+        options["power_die_faces"] = faces
+    state = table(**options)
     rng = TableDice(SEED, seed * 1000, "play-out")
+    office_chance = 0.0 if seed == 0 else 0.05  # seed 0 always reaches 6:00 AM
     rounds = 0
-    while rules.outcome(state) is None:
-        phase = state["phase"]
-        before = {seat: dial(state, seat) for seat in state["seats"]}
-        if phase in ("setup", "resolve"):
-            state, _ = act(state, chooser.choice([None, *state["seats"]]), rng, type="advance-time")
-            if state["clock_pile"]:
-                rounds += 1
-                assert state["round"] == rounds and rules.current_time(state) == TIMES[rounds - 1]
-        elif phase == "cameras":
-            state, _ = act(state, None, rng, type="cameras-flipped")
-            powers = [dial(state, seat) for seat in state["order"]]
-            assert powers == sorted(powers, reverse=True)
-        else:
-            seat = rules.reactor(state)
-            cards = chooser.choice([0, 1, 2])
-            action = {"type": "react", "cards": cards, "depletion": chooser.randint(0, 4)}
-            if state["power_dice"] == "physical" and cards:
-                action["values"] = [chooser.choice(FACES) for _ in range(cards)]
-            state, _ = act(state, seat, rng, **action)
+    for _ in range(200):
+        if rules.outcome(state) is not None:
+            break
+        before = state
+        seat, action = random_move(state, chooser, office_chance)
+        frozen = copy.deepcopy(state)
+        state, events = act(state, seat, rng, **action)
+        assert before == frozen and events and all(event.text for event in events)
+        if action["type"] == "advance-time" and state["clock_pile"]:
+            rounds += 1
+            assert state["round"] == rounds and rules.current_time(state) == TIMES[rounds - 1]
+        if action["type"] == "react":
             last = state["last_reactions"][str(seat)]
-            assert dial(state, seat) == (before[seat] - last["cost"] if last["paid"] else before[seat])
-            assert last["paid"] == (last["cost"] <= before[seat])
-        for seat in state["seats"]:
-            assert 0 <= dial(state, seat) <= before[seat]
-        assert json.loads(json.dumps(state)) == state
-        assert json.loads(json.dumps(rules.view(state, state["seats"][0]))) is not None
-    assert rounds == 12 and rules.current_time(state) == "6:00 AM"
+            dice_total = sum(last["dice"])
+            assert len(last["dice"]) == action["cards"] and set(last["dice"]) <= set(state["faces"])
+            cost = dice_total + 5 * action["depletion"] if action["cards"] else 0
+            assert last["cost"] == cost and last["paid"] == (cost <= dial(before, seat))
+            assert dial(state, seat) == dial(before, seat) - (cost if last["paid"] else 0)
+        check_invariants(state, before)
     result = rules.outcome(state)
+    assert result is not None, "the night never ended"
     powers = {seat: dial(state, seat) for seat in state["seats"]}
-    assert set(result.winners) == {seat for seat in powers if powers[seat] == max(powers.values())}
+    if state["caught"] is None:
+        assert rounds == 12 and rules.current_time(state) == "6:00 AM"
+        assert set(result.winners) == {seat for seat in powers if powers[seat] == max(powers.values())}
+        assert result.shared == (len(result.winners) == 2)
+    else:
+        assert state["phase"] == "resolve"
+        assert result.winners == tuple(seat for seat in state["seats"] if seat != state["caught"])
+    if seed == 0:
+        assert state["caught"] is None
 
 
 def test_one_die_without_depletion_reads_plainly_in_the_log():
@@ -578,3 +630,56 @@ def test_one_die_without_depletion_reads_plainly_in_the_log():
     fresh = to_phase_two(table())
     assert act(fresh, ORANGE, type="react", cards=1, depletion=0, values=[10])[1][0].text == \
         "reacted to 1 card: the real Power die showed 10; Power Dial 100 \u2192 90."
+
+
+# ---- regressions found in review ------------------------------------------------------------------------------------
+
+def test_a_real_die_may_show_0_only_when_the_faces_listed_at_setup_have_a_0():
+    """A host who lists a 0 (blank) face must be able to enter it from the real dice; otherwise a 0 is a slip."""
+    blank = to_phase_two(table(power_die_faces=[0, 5, 5, 10, 10, 15]))
+    after, events = act(blank, ORANGE, type="react", cards=2, depletion=1, values=[0, 10])
+    assert dial(after, ORANGE) == 85 and "0 + 10, + 5 for 1 Power Depletion card = 15 power" in events[0].text
+    assert rules.view(blank, ORANGE)["physical_lowest"] == 0
+    refused(to_phase_two(table()), ORANGE, "can't show 0 (no 0 face was listed at setup)", type="react", cards=1,
+            depletion=0, values=[0])
+    refused(blank, ORANGE, "can't show a negative number like -1", type="react", cards=1, depletion=0, values=[-1])
+
+
+def test_6_00_am_is_announced_once_in_the_log_line():
+    """The server puts the outcome ('6:00 AM! ...') after the move's own text; the move must not say it again."""
+    night = table()
+    for _ in range(12):
+        night = play_round(night)
+    after, events = act(night, None, type="advance-time")
+    line = " ".join([event.text for event in events] + [rules.outcome(after).text])
+    assert line.count("6:00 AM!") == 1
+
+
+def test_the_last_round_warns_that_advancing_time_ends_the_night():
+    """'...repeat until you reach 6:00 AM': in the 5:30 AM round the next advance is the end, said beforehand."""
+    state = table(players=1)
+    for _ in range(11):
+        state = play_round(state)
+    assert rules.view(state, None)["last_round"] is False
+    state = play_round(state)
+    seen = rules.view(state, None)
+    assert seen["time"] == "5:30 AM" and seen["last_round"] is True and seen["next_time"] == "6:00 AM"
+    assert {"type": "office"} in rules.legal_actions(state, ORANGE)  # still possible to be caught at 5:30 AM
+
+
+def test_phase_two_warns_that_an_unanswered_hallway_animatronic_loses_the_game():
+    """'if you don't (or can't) react to an Animatronic in the Hallway, it will move into your Office in Phase Three
+    and you will LOSE THE GAME!'"""
+    reminder = " ".join(rules.view(to_phase_two(table()), ORANGE)["phase_reminder"])
+    assert "An Animatronic in the Hallway you don't (or can't) react to moves into your Office" in reminder
+
+
+def test_a_guard_at_0_power_can_still_react_to_nothing_and_the_night_goes_on():
+    """No softlock: an empty dial can't pay for a die, but 'choose to conserve power' always remains."""
+    state = to_phase_two(with_power(table(), orange=0, purple=0))
+    after, events = act(state, ORANGE, type="react", cards=1, depletion=0, values=[5])
+    assert dial(after, ORANGE) == 0 and "REACTS TO NOTHING" in events[0].text
+    after, _ = act(after, PURPLE, type="react", cards=0, depletion=4)
+    assert after["phase"] == "resolve" and dial(after, PURPLE) == 0
+    forecast = rules.view(state, ORANGE)["forecast"]
+    assert all(cell["over"] == "100%" and cell["lasts"] == "0.0" for row in forecast for cell in row["cells"])

@@ -43,7 +43,9 @@ PHASES = {
     REACT: ("Phase Two: React",
             ["React to 0, 1 or 2 face-up Animatronic or What Was That? cards: one Power die per card.",
              "If you roll, each face-up Power Depletion card costs 5 more.",
-             "Animatronic: shut the door, shuffle it back into its pile. What Was That?: lights on, discard it."]),
+             "Animatronic: shut the door, shuffle it back into its pile. What Was That?: lights on, discard it.",
+             "An Animatronic in the Hallway you don't (or can't) react to moves into your Office in Phase Three: "
+             "you lose!"]),
     RESOLVE: ("Phase Three: Resolve",
               ["Discard Power Depletion and Empty Rooms; then, in reaction order, Hallway first:",
                "an Animatronic moves one location closer (into your Office: you lose);",
@@ -114,6 +116,15 @@ def physical_bound(state: dict[str, Any]) -> int:
     return max(state["faces"])
 
 
+def physical_lowest(state: dict[str, Any]) -> int:
+    """The lowest value a real Power die may be entered as: 1, or 0 when the host listed a 0 (blank) face.
+
+    "subtract the total amount of power you rolled": a die normally subtracts something, so a typed 0 is refused
+    as a slip, unless the faces the host checked against the box include a 0, in which case a real die can show it.
+    """
+    return 0 if 0 in state["faces"] else 1
+
+
 def reaction_order(state: dict[str, Any]) -> list[int]:
     """'The player with the most power on their Power Dial will react first. If there is a tie, the player who has a
     star icon showing on their dial reacts first.'"""
@@ -181,7 +192,9 @@ def _advance_time(state: dict[str, Any]):
     now = current_time(after)
     if not after["clock_pile"]:
         after["phase"] = DAWN
-        return after, [Event(f"advanced time: {discarded} discarded, the 6:00 AM space shows. 6:00 AM!")]
+        # The outcome ("6:00 AM! ...") follows this line in the log, so the time is not announced twice.
+        return after, [Event(f"advanced time: {discarded} discarded, the board's 6:00 AM space shows and the night "
+                             "shift is over.")]
     after["round"] += 1
     after["phase"] = CAMERAS
     _fix_order(after)
@@ -322,8 +335,9 @@ def _entered_dice(state: dict[str, Any], action: dict[str, Any], cards: int) -> 
         value = _whole(value, "Each Power die")
         if value < 0:
             raise IllegalAction(f"A Power die can't show a negative number like {value}.")
-        if value == 0:
-            raise IllegalAction("A Power die subtracts power, so it can't show 0; type the number on its face.")
+        if value < physical_lowest(state):
+            raise IllegalAction("A Power die subtracts power, so it can't show 0 (no 0 face was listed at setup); "
+                                "type the number on its face.")
         if value > bound:
             raise IllegalAction(f"A Power die can't show {value} at this table: its largest face is {bound} "
                                 "(the faces listed at setup). Check the die and type it again.")
@@ -363,7 +377,12 @@ def _reaction_text(state: dict[str, Any], cards: int, dice: list[int], depletion
 
 
 def _office(state: dict[str, Any], action: dict[str, Any], actor: int | None):
-    """'If a single Animatronic moves into your Office, you immediately lose the game and the other player wins.'"""
+    """'If a single Animatronic moves into your Office, you immediately lose the game and the other player wins.'
+
+    Only in Phase Three: 'if you don't (or can't) react to an Animatronic in the Hallway, it will move into your
+    Office in Phase Three'. Phase Three resolves 'using Phase Two's turn order, one at a time', so if both Offices
+    would be reached, the first one reached in that order is reported and ends the night ('immediately').
+    """
     whose = action.get("whose")
     if whose is not None:
         whose = _whole(whose, "Whose Office")
@@ -429,6 +448,7 @@ def outcome(state: dict[str, Any]) -> Outcome | None:
         seat = seats[0]
         return Outcome((seat,), f"6:00 AM! {name_of(state, seat)} survived the night with {powers[seat]} power "
                                 "left and wins.")
+    # "the player with the most power remaining wins!" says nothing of a tie; equal power is a shared win (issue 5).
     best = max(powers.values())
     winners = tuple(seat for seat in seats if powers[seat] == best)
     if len(winners) == 2:
@@ -469,7 +489,7 @@ def board_check(state: dict[str, Any]) -> list[str]:
         guard = state["guards"][str(seat)]
         lines.append(f"{guard['name']}'s Power Dial: {guard['power']}.")
     if len(state["seats"]) == 2:
-        lines.append(f"The star: on {name_of(state, state['star'])}'s dial (reacts first on a tie).")
+        lines.append(f"The star: on {name_of(state, state['star'])}'s dial (reacts first on a tie; chosen at setup).")
     return lines
 
 
@@ -499,6 +519,7 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     seen["rounds_after"] = total - state["round"] if state["round"] else total
     seen["dawn"] = not state["clock_pile"]
     seen["next_time"] = state["clock_pile"][1] if len(state["clock_pile"]) > 1 else DAWN_CARD
+    seen["last_round"] = len(state["clock_pile"]) == 1  # the 5:30 AM card is on top: the next advance ends the night
     seen["over"] = _ended(state) is not None
     seen["reactor"] = now
     fixed = copy.deepcopy(state)
@@ -521,6 +542,7 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     seen["forecast"] = forecast(state, seat) if seat in state["seats"] and not seen["over"] else []
     seen["most_depletion"] = most_depletion(state)
     seen["physical_bound"] = physical_bound(state)
+    seen["physical_lowest"] = physical_lowest(state)
     seen["board_check"] = board_check(state)
     seen["setup_checklist"] = setup_checklist(state)
     return seen
