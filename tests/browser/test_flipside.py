@@ -83,6 +83,45 @@ def test_an_unblocked_attack_on_one_phone_drops_the_other_players_health_on_ever
     assert not unexpected, unexpected
 
 
+def test_a_player_put_out_and_a_deck_out_tie_end_the_night_on_every_screen(live_server, screens):
+    """'Survive: All players except one drop to 0 Health'; 'Deck Out: ... the player with the most Health wins' with
+    a tie shared. The host starts without waiting for an empty seat's redraw."""
+    from playwright.sync_api import expect
+
+    host = screens(HOST)
+    host.goto(live_server + "/new/flipside")
+    host.get_by_label("Players", exact=True).fill("3")
+    host.get_by_role("button", name="Create table").click()
+    host.wait_for_url("**/t/*")
+    join_url = host.locator(".join-url code").inner_text()
+    ann, bo = screens(PHONE), screens(PHONE)
+    join(ann, join_url, "Ann")
+    join(bo, join_url, "Bo")
+    expect(ann.locator(".fs-turn")).to_contain_text("once everyone has kept or redrawn")
+    host.get_by_role("button", name="Start now: undecided hands are kept").click()
+    expect(ann.locator(".fs-phase-now")).to_have_text("Draw")
+
+    bo.get_by_text("Correct a count").click()
+    bo.get_by_label("Set Health to").fill("0")
+    bo.locator(".fs-typed", has=bo.get_by_label("Set Health to")).get_by_role("button", name="Set").click()
+    expect(bo.locator(".fs-out")).to_contain_text("You are out")
+    expect(players_health(host, "Bo")).to_have_text("0")
+    shoot(bo, "flipside-phone-out")
+
+    ann.get_by_text("Correct a count").click()
+    ann.get_by_label("Set Deck to").fill("0")
+    ann.locator(".fs-typed", has=ann.get_by_label("Set Deck to")).get_by_role("button", name="Set").click()
+    for page in (host, ann, bo):
+        expect(page.locator("#live")).to_contain_text("Player 1 and Player 3 tie with the most Health (20)")
+    expect(ann.get_by_role("button", name="Next: Ready")).to_have_count(0)
+    expect(ann.locator(".fs-turn-line")).to_contain_text("The night is over · it ended on your turn 1")
+    shoot(host, "flipside-host-deck-out")
+    shoot(ann, "flipside-phone-deck-out")
+    assert serious_violations(host) == [] and serious_violations(ann) == []
+    unexpected = [problem for problem in screens.problems if "status of 422" not in problem]
+    assert not unexpected, unexpected
+
+
 def test_the_glossary_and_the_deck_checker_work_on_a_phone(live_server, screens):
     from playwright.sync_api import expect
 

@@ -93,3 +93,19 @@ def test_huge_input_is_refused_with_a_sentence():
         check("\n" * 500)
     with pytest.raises(TypeError):
         check(["4 Foxy [Red]"])
+
+
+def test_does_a_white_card_still_obey_the_four_copy_limit():
+    """White: 'No deck limit, can be added to any deck.' is read as free of the colour limit, not of 'Max 4 card
+    duplicates': a fifth Balloon Boy is refused even though White adds no colour."""
+    result = check(LEGAL.replace("4 Balloon Boy [White]", "5 Balloon Boy [White]").replace("4 Puppet", "3 Puppet"))
+    assert messages(result) == ["Line 9: Balloon Boy has 5 copies; a deck may hold at most 4 of a card."]
+    assert result["colours"] == {"Yellow": 16, "Red": 16, "White": 8}
+
+
+def test_is_a_deck_of_exactly_40_cards_in_exactly_two_colours_with_exactly_four_copies_legal():
+    """The boundaries themselves are legal: 'Min 40 cards', 'Max 2 card colors', 'Max 4 card duplicates'."""
+    assert check(LEGAL)["ok"]
+    result = check(LEGAL.replace("4 Puppet [White]", "4 Puppet [Blue]"))
+    assert not result["ok"] and "3 colours" in messages(result)[0]
+    assert check(LEGAL.replace("4 Puppet [White]", "3 Puppet [White]\n1 Foxy [Red]"))["problems"][0]["line"] == 11

@@ -16,6 +16,8 @@ def table(client):
     table = create_via_api(client, "flipside", {"players": 2})
     table["ann"] = join_via_api(client, table, "Ann")["seat_token"]
     table["bo"] = join_via_api(client, table, "Bo")["seat_token"]
+    for player in ("ann", "bo"):
+        assert act_via_api(client, table, table[player], {"type": "redraw", "count": 0}).status_code == 200
     assert act_via_api(client, table, table["ann"], {"type": "start"}).status_code == 200
     for _ in range(3):
         act_via_api(client, table, table["ann"], {"type": "next-phase"})
@@ -38,11 +40,11 @@ def test_phone_and_host_pages_show_the_counters_and_the_opening(client, phone):
     mine = page_text(phone.get(f"/t/{code}/seats/1"))
     for text in ("Opening hands", "Your opening hand", "Keep all 3", 'aria-label="Your Health: 20"', "Power",
                  "Remnant", 'aria-label="Cards left in your deck: 37"', "Keyword glossary", "Deck-list checker",
-                 "Start the first turn", 'aria-label="Lose 5 Health"'):
+                 "You start the first turn once everyone has kept or redrawn", 'aria-label="Lose 5 Health"'):
         assert text in mine, text
     host = page_text(client.get(f"/t/{code}"))
     assert "fs-host" in host and "Ann's Health: 20" in host and "Player 2's Health: 20" in host
-    assert "Your opening hand" not in host
+    assert "Your opening hand" not in host and "Start now: undecided hands are kept" in host
 
 
 def test_moves_through_the_api_change_the_view_and_the_log(client, table):
@@ -80,7 +82,10 @@ def test_the_combat_form_posts_empty_rows_and_checkboxes_as_a_browser_does(clien
     seated = client.post(f"/t/{code}/seats/2/sit", data={"csrf_token": csrf_token(client, f"/t/{code}"),
                                                          "name": "Bo"})
     assert seated.status_code in (200, 303)
-    for kind in ("start", "next-phase", "next-phase", "next-phase"):
+    host_token = csrf_token(client, f"/t/{code}")
+    assert client.post(f"/t/{code}/act", data={"csrf_token": host_token, "type": "start"}, headers=HX).status_code \
+        == 200  # the host starts without waiting for the opening redraws
+    for kind in ("next-phase", "next-phase", "next-phase"):
         assert phone.post(f"/t/{code}/act", data={"csrf_token": token, "type": kind}, headers=HX).status_code == 200
     page = page_text(phone.get(f"/t/{code}/seats/1"))
     assert "Resolve the fight" in page and 'name="target" value="2"' in page
@@ -235,3 +240,29 @@ def test_a_huge_body_is_refused_before_it_is_read(client):
     form = client.post("/flipside/deck", data={"csrf_token": token, "list": "4 Foxy [Red]\n" * 3000})
     assert form.status_code == 413 and "Paste one deck at a time" in page_text(form)
     assert re.search(r"Error 413", page_text(form))
+
+
+# ---- review: questions a close reader asks ------------------------------------------------------------------
+
+def test_are_the_assumed_ceilings_labelled_and_chosen_on_the_setup_form(client, phone):
+    """GAMES.md: 'Never present an assumed number as fact': the Health and ATK/DEF ceilings are setup options."""
+    form = page_text(client.get("/new/flipside"))
+    for label in ("Highest Health a player can reach", "Highest ATK or DEF in the combat helper"):
+        assert re.search(re.escape(label) + r'\s*<span class="badge">assumed</span>', form), label
+    code, key = host_table(client, "flipside", players="2", first_player="1", deck_size="40", health_limit="30",
+                           stat_limit="12")
+    assert join_form(phone, code, key, "Ann", seat=1).status_code == 303
+    assert "Health goes up to 30" in page_text(phone.get(f"/t/{code}/seats/1"))
+    token = csrf_token(phone, f"/t/{code}/seats/1")
+    too_much = phone.post(f"/t/{code}/act", data={"csrf_token": token, "type": "gain-health", "amount": "11"},
+                          headers=HX)
+    assert too_much.status_code == 422 and "would pass 30" in page_text(too_much)
+    low = client.post("/api/tables", json={"game": "flipside", "options": {"players": 2, "health_limit": 19}})
+    assert 400 <= low.status_code < 500 and "from 20 to 999" in low.get_json()["error"]
+
+
+def test_does_the_power_gain_button_say_gain_not_a_bare_plus_one_beside_the_spend_buttons(client, phone):
+    """A '+1' in the row labelled 'Spend' reads as spending; the Salvage button says what it does."""
+    code, _ = browser_table(client, phone)
+    page = page_text(phone.get(f"/t/{code}/seats/1"))
+    assert re.search(r'aria-label="Gain 1 Power \(Salvage\)"[^>]*>Gain 1</button>', page)

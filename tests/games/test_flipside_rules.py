@@ -105,6 +105,8 @@ def test_the_chosen_player_or_the_host_starts_and_draws_their_first_card():
     """'Choose a player to start.' Their turn opens in the Draw phase: 'Draw 1 card from your deck.'"""
     state = table(3, first_player=2)
     refused(state, 1, "Player 2 starts", type="start")
+    for seat in (1, 2, 3):
+        state, _ = act(state, seat, type="redraw", count=0)
     after, events = act(state, 2, type="start")
     assert after["turn"] == {"seat": 2, "phase": "draw", "number": 1}
     assert player(after, 2)["deck"] == 36 and player(after, 1)["deck"] == 37
@@ -452,39 +454,170 @@ def test_the_glossary_holds_every_keyword_of_the_rulebook():
     assert len(keywords.search("")) == 15
 
 
+# ---- review: questions a close reader asks ------------------------------------------------------------------
+
+def test_are_the_assumed_health_and_stat_ceilings_chosen_by_the_host_at_setup():
+    """GAMES.md: an assumed number is labelled and editable at setup. The rulebook prints no maximum Health or ATK."""
+    for key in ("health_limit", "stat_limit"):
+        assert SPEC.option(key).source == "assumed" and SPEC.profile[key].source == "assumed"
+    state = table(health_limit=30, stat_limit=15)
+    assert state["limits"]["health_max"] == 30 and state["limits"]["stat"] == 15
+    refused(state, 1, "gaining 11 would pass 30, far above the 20 you start with", type="gain-health", amount=11)
+    state, _ = act(state, 1, type="gain-health", amount=10)
+    assert player(state, 1)["health"] == 30
+    fight = to_phase(started(health_limit=30, stat_limit=15), "action")
+    refused(fight, 1, "can't be more than 15", type="attack", target=2, atk=16, **{"def": 1})
+    from app.games import OptionError
+    with pytest.raises(OptionError, match="from 20 to 999"):
+        SPEC.configure({"health_limit": 19})  # a ceiling under the starting 20 would refuse the opening Health
+
+
+def test_do_the_power_buttons_reach_power_that_salvage_lifted_above_this_turns_dial():
+    """'Salvage - When this card is discarded, gain 1 Power.' Power 3 on a dial of 1 must be spendable in one tap."""
+    state, _ = act(started(), 1, type="gain-power", amount=2)
+    seen = rules.view(state, 1)["me"]
+    assert seen["power"] == 3 and seen["power_max"] == 1 and seen["power_buttons"] == [1, 2, 3]
+    state, _ = act(state, 1, type="spend-power", amount=3)
+    assert player(state, 1)["power"] == 0
+
+
+def test_is_a_player_who_is_out_before_the_first_turn_no_longer_listed_as_deciding_on_a_redraw():
+    state, _ = act(table(3), None, type="set-health", value=0, whose=2)
+    assert rules.view(state, 1)["waiting_redraw"] == [1, 3]
+
+
+def test_does_the_start_pass_clockwise_when_the_chosen_first_player_is_out_before_turn_1():
+    """'Choose a player to start.' 'Players take turns clockwise.' A starter who is out can't take turn 1."""
+    state, _ = act(table(3, first_player=3), None, type="set-health", value=0, whose=3)
+    refused(state, 3, "Player 3 is out", type="start")
+    refused(state, 2, "Player 1 starts", type="start")
+    state, _ = act(state, 1, type="redraw", count=0)
+    state, _ = act(state, 2, type="redraw", count=1)
+    assert rules.view(state, 1)["may_start"] and rules.view(state, 1)["starter"] == 1
+    after, _ = act(state, 1, type="start")
+    assert after["turn"] == {"seat": 1, "phase": "draw", "number": 1}
+
+
+def test_can_the_first_player_start_before_the_others_chose_to_keep_or_redraw():
+    """'You may discard and redraw each card once' is each player's choice: the first player's phone waits for the
+    others; the host may start anyway and undecided hands are kept."""
+    state, _ = act(table(3), 1, type="redraw", count=0)
+    refused(state, 1, "Player 2 and Player 3 still have to keep or redraw", type="start")
+    assert not rules.view(state, 1)["may_start"] and rules.view(state, None)["may_start"]
+    assert rules.view(state, 1)["waiting_redraw"] == [2, 3]
+    state, _ = act(state, 2, type="redraw", count=0)
+    refused(state, 1, "Player 3 still has to keep or redraw", type="start")
+    after, _ = act(state, None, type="start")
+    assert after["turn"]["seat"] == 1 and player(after, 3)["redrawn"] is None
+    refused(after, 3, "only before the first turn", type="redraw", count=1)
+
+
+def test_does_an_attack_that_takes_health_to_exactly_0_put_the_defender_out_and_end_a_two_player_game():
+    """'Survive: All players except one drop to 0 Health': exactly 0 is out, one more Health is not."""
+    state = to_phase(started(), "action")
+    state, _ = act(state, None, type="set-health", value=5, whose=2)
+    alive, _ = attack(state, 1, 2, 4, 1)
+    assert player(alive, 2)["health"] == 1 and rules.outcome(alive) is None
+    over, events = attack(state, 1, 2, 5, 1)
+    assert player(over, 2)["health"] == 0 and rules.outcome(over).winners == (1,)
+    assert events[-1] == "Player 2 drops to 0 Health and is out."
+    past, _ = attack(state, 1, 2, 9, 1)  # more damage than Health left stops at 0, never below
+    assert player(past, 2)["health"] == 0
+
+
+def test_does_a_blocker_die_when_the_attackers_atk_equals_its_def_exactly():
+    """'If a character's DEF reaches 0, it is killed': reaching exactly 0 kills; 1 left survives."""
+    result = combat.resolve({"atk": 3, "def": 3}, [{"atk": 3, "def": 3}, {"atk": 0, "def": 4}])
+    assert result["attacker"]["dies"] and result["attacker"]["left"] == 0
+    assert [(b["dies"], b["left"]) for b in result["blockers"]] == [(True, 0), (False, 1)]
+
+
+def test_does_a_deck_out_with_a_player_already_out_ignore_them():
+    """'If a player's deck is empty, the player with the most Health wins': only players still in can win."""
+    state, _ = act(started(3), None, type="set-health", value=0, whose=3)
+    state, _ = act(state, None, type="set-health", value=4, whose=2)
+    state, _ = act(state, None, type="set-deck", value=0, whose=2)
+    over = rules.outcome(state)
+    assert over.winners == (1,) and "Player 2's deck is empty. Player 1 has the most Health (20)" in over.text
+
+
 # ---- a whole game at random ------------------------------------------------------------------------------------
 
-def random_move(state: dict, chance: random.Random) -> dict:
-    """A plausible move: mostly the turn stepping on and fights, sometimes counters, now and then something wrong."""
+def random_move(state: dict, chance: random.Random, calm: bool = False) -> dict:
+    """A plausible move: mostly the turn stepping on and fights, sometimes counters, now and then something wrong.
+    A calm table rarely fights, so its decks run out first."""
     turn = state["turn"]
     alive = [seat for seat in state["seats"] if player(state, seat)["health"] > 0]
     who = chance.choice(alive)
     roll = chance.random()
     if turn["phase"] == "opening":
         return chance.choice([{"type": "redraw", "count": chance.randint(0, 3), "seat": who},
-                              {"type": "start", "seat": None}])
-    if turn["phase"] == "action" and roll < 0.5:
+                              {"type": "redraw", "count": chance.randint(0, 3), "seat": None, "whose": who},
+                              {"type": "start", "seat": chance.choice([None, who])}])
+    if turn["phase"] == "action" and roll < (0.03 if calm else 0.5):
         targets = [seat for seat in alive if seat != turn["seat"]]
-        fields = {"type": "attack", "seat": turn["seat"], "target": chance.choice(targets),
-                  "atk": chance.randint(0, 6), "def": chance.randint(1, 6)}
+        fields = {"type": "attack", "seat": chance.choice([turn["seat"], None]), "target": chance.choice(targets),
+                  "atk": chance.randint(0, 6), "def": chance.randint(1, 6), "disguise": chance.random() < 0.2}
+        if chance.random() < 0.3:
+            fields["bonus"] = chance.randint(0, 2)
         for slot in range(1, chance.randint(0, 4) + 1):
             fields[f"b{slot}_atk"], fields[f"b{slot}_def"] = chance.randint(0, 4), chance.randint(1, 4)
+            fields[f"b{slot}_spot"] = chance.random() < 0.5
         return fields
     if roll < 0.55:
-        return {"type": "next-phase", "seat": turn["seat"]}
-    kind = chance.choice(["lose-health", "gain-health", "spend-power", "gain-power", "spend-remnant", "discard",
-                          "draw", "set-health"])
+        return {"type": "next-phase", "seat": chance.choice([turn["seat"], turn["seat"], None, who])}
+    kind = chance.choice(["gain-health", "spend-power", "gain-power", "spend-remnant", "discard", "draw"]
+                         + ([] if calm else ["lose-health", "set-health"]))
     field = "value" if kind.startswith("set") else "amount"
     return {"type": kind, "seat": who, field: chance.randint(-1, 12)}
 
 
-@pytest.mark.parametrize("seed", range(8))
-def test_a_random_game_plays_to_an_end_keeping_every_counter_in_bounds(seed):
+def check_invariants(before: dict, state: dict) -> None:
+    """What must hold after every accepted move of the random game."""
+    assert json.loads(json.dumps(state)) == state
+    turn = state["turn"]
+    assert sum(player(state, seat)["turns"] for seat in state["seats"]) == turn["number"]
+    for seat in state["seats"]:
+        mine, was = player(state, seat), player(before, seat)
+        assert 0 <= mine["health"] <= 99 and 0 <= mine["power"] <= 10 and 1 <= mine["power_max"] <= 10
+        assert 0 <= mine["deck"] <= was["deck"]  # no set-deck here: the deck only ever shrinks
+        assert mine["graveyard"] >= 0 and mine["removed"] >= was["removed"]
+        assert mine["graveyard"] + mine["removed"] >= was["graveyard"] + was["removed"]  # cards only leave by Remnant
+        assert rules.view(state, seat)["me"]["remnant"] == min(10, mine["graveyard"])
+        # 'Starts at 1, increases by +1 per turn (max 10)': the dial grows in Ready, once per own turn
+        if mine["health"] == 0:
+            assert mine == {**was, "health": 0}  # a player who is out keeps their counters as they were
+            continue
+        before_ready = turn["seat"] == seat and turn["phase"] == "draw"
+        assert mine["power_max"] == min(10, max(1, mine["turns"] - (1 if before_ready else 0)))
+    if turn["phase"] != "opening" and rules.outcome(state) is None:
+        assert player(state, turn["seat"])["health"] > 0  # the turn is never with a player who is out
+    rules.view(state, None)
+
+
+def check_ending(state: dict) -> str:
+    """The outcome matches the rulebook's Victory: the last one standing, or the most Health on a deck-out."""
+    over = rules.outcome(state)
+    assert over is not None and over.text
+    alive = [seat for seat in state["seats"] if player(state, seat)["health"] > 0]
+    assert set(over.winners) <= set(alive)
+    if len(alive) == 1:
+        assert over.winners == (alive[0],) and "last one standing" in over.text
+        return "survive"
+    assert any(player(state, seat)["deck"] == 0 for seat in alive)
+    best = max(player(state, seat)["health"] for seat in alive)
+    assert over.winners == tuple(seat for seat in alive if player(state, seat)["health"] == best)
+    assert over.shared == (len(over.winners) > 1)
+    return "deck-out"
+
+
+def play_out(seed: int, players: int, redrawn: str, calm: bool = False) -> tuple[dict, int]:
     chance = random.Random(seed)
-    state = table(chance.randint(2, 4), first_player=1, deck_size=40)
+    state = table(players, first_player=chance.randint(1, players), deck_size=chance.choice([40, 41, 45]),
+                  redrawn_cards=redrawn)
     moves = refusals = 0
     while rules.outcome(state) is None and moves < 5000:
-        move = random_move(state, chance)
+        move = random_move(state, chance, calm)
         before = copy.deepcopy(state)
         try:
             state, events = rules.apply(state, move, None)
@@ -494,16 +627,31 @@ def test_a_random_game_plays_to_an_end_keeping_every_counter_in_bounds(seed):
             continue
         moves += 1
         assert events and all(event.undoable for event in events)
-        assert json.loads(json.dumps(state)) == state
-        for seat in state["seats"]:
-            mine = player(state, seat)
-            assert 0 <= mine["health"] <= 99 and 0 <= mine["power"] <= 10 and 1 <= mine["power_max"] <= 10
-            assert mine["deck"] >= 0 and mine["graveyard"] >= 0 and mine["removed"] >= 0
-            assert rules.view(state, seat)["me"]["remnant"] <= 10
-        turn = state["turn"]
-        if turn["phase"] != "opening" and rules.outcome(state) is None:
-            assert player(state, turn["seat"])["health"] > 0  # the turn is never with a player who is out
-    over = rules.outcome(state)
-    assert over is not None, f"seed {seed}: no end after {moves} moves"
-    assert set(over.winners) <= set(state["seats"]) and over.text
+        check_invariants(before, state)
+        if moves % 25 == 0:  # the panel never offers a move the rules would refuse
+            for seat in (None, *state["seats"]):
+                for template in rules.legal_actions(state, seat):
+                    fill = {"amount": 1, "value": 5, "count": 0, "atk": 1, "def": 1}
+                    needed = rules.FIELDS[template["type"]][0]
+                    filled = {**template, **{key: fill[key] for key in needed if key not in template}}
+                    if filled["type"].startswith("set-"):  # a correction to a different number than it holds
+                        counter = filled["type"].removeprefix("set-")
+                        current = player(state, filled.get("whose", seat))[counter]
+                        filled["value"] = current - 1 if current > 1 else current + 1
+                    rules.apply(state, {**filled, "seat": seat}, None)
+    assert rules.outcome(state) is not None, f"seed {seed}: no end after {moves} moves"
     assert refusals > 0
+    return state, moves
+
+
+@pytest.mark.parametrize("calm", [False, True], ids=["fighting", "calm"])
+@pytest.mark.parametrize("redrawn", ["graveyard", "deck"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", range(2))
+def test_a_random_game_plays_to_an_end_keeping_every_counter_in_bounds(seed, players, redrawn, calm):
+    """Every setup variant (2-4 players, any first player, both redraw choices) reaches the rulebook's Victory:
+    a fighting table mostly by 'Survive', a calm one by 'Deck Out', so both endings are played."""
+    state, _ = play_out(seed * 10 + players, players, redrawn, calm)
+    ending = check_ending(state)
+    if calm:
+        assert ending == "deck-out"

@@ -26,5 +26,10 @@ SPEC = GameSpec(
                               ("deck", "back into your deck (house rule)")),
                      help="'You may discard and redraw each card once.' Discarded cards go to the Graveyard, "
                           "where they count as Remnant; some tables shuffle them back instead."),
+        # The rulebook prints no ceiling for Health, ATK or DEF; these only catch mistyped numbers (GAMES.md: assumed).
+        IntOption("health_limit", "Highest Health a player can reach", PROFILE["health_limit"].value,
+                  minimum=PROFILE["health"].value, maximum=999, source="assumed", help=PROFILE["health_limit"].note),
+        IntOption("stat_limit", "Highest ATK or DEF in the combat helper", PROFILE["stat_limit"].value,
+                  minimum=10, maximum=999, source="assumed", help=PROFILE["stat_limit"].note),
     ),
 )

@@ -2,6 +2,9 @@
 
 "A deck requires: Min 40 cards, Max 2 card colors, Max 4 card duplicates." and White: "No deck limit, can be added
 to any deck." No official card list exists, so a card is whatever name the player types (GAMES.md: assumed).
+Readings of two loose sentences: "Max 4 card duplicates" is taken as at most 4 copies of a card (the issue's words),
+and White's "No deck limit" as free of the colour limit only, so a White card still has the 4-copy limit; copies are
+counted by name, whatever colour a line gives.
 Pure: no Flask.
 """
 

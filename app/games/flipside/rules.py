@@ -78,9 +78,10 @@ def new_state(seats: list[int], options: dict[str, Any], profile: dict[str, Any]
         "first_player": options.get("first_player", seats[0]),
         "turn": {"seat": options.get("first_player", seats[0]), "phase": OPENING, "number": 0},
         "redrawn_to": options.get("redrawn_cards", "graveyard"),
-        "limits": {"health": health, "health_max": profile.get("health_limit", 99), "power": power_max,
-                   "remnant": profile.get("remnant_max", 10), "hand": hand, "deck_size": deck,
-                   "stat": profile.get("stat_limit", 99)},
+        # the Health and ATK/DEF ceilings are assumed (no maximum is printed): the host's setup choice wins
+        "limits": {"health": health, "health_max": options.get("health_limit", profile.get("health_limit", 99)),
+                   "power": power_max, "remnant": profile.get("remnant_max", 10), "hand": hand, "deck_size": deck,
+                   "stat": options.get("stat_limit", profile.get("stat_limit", 99))},
         "last_combat": None,
     }
 
@@ -195,16 +196,27 @@ def apply(state: dict[str, Any], action: dict[str, Any], rng: Any) -> tuple[dict
 
 
 def _start(state: dict[str, Any], actor: int | None):
-    """'Choose a player to start.': the chosen player (or the host) begins turn 1 once the redraws are done."""
+    """'Choose a player to start.': the chosen player begins turn 1 once everyone has kept or redrawn ('You may
+    discard and redraw each card once' is each player's own choice); the host may start anyway, and an opening
+    hand nobody decided on is kept."""
     if state["turn"]["phase"] != OPENING:
         raise IllegalAction("The game has already started.")
     first = _starter(state)
     if actor is not None and actor != first:
         raise IllegalAction(f"Player {first} starts; they (or the host) begin the first turn.")
+    deciding = _deciding(state)
+    if actor is not None and deciding:
+        raise IllegalAction(f"{_names(deciding)} still {'has' if len(deciding) == 1 else 'have'} to keep or redraw "
+                            "their opening hand; the host can start without them.")
     after = copy.deepcopy(state)
     events = [Event(f"started the game: Player {first} goes first.")]
     _begin_turn(after, first, events)
     return after, events
+
+
+def _deciding(state: dict[str, Any]) -> list[int]:
+    """Players still in who have neither kept nor redrawn their opening hand."""
+    return [seat for seat in state["seats"] if _player(state, seat)["redrawn"] is None and not _out(state, seat)]
 
 
 def _starter(state: dict[str, Any]) -> int:
@@ -313,8 +325,8 @@ def _health(state: dict[str, Any], action: dict[str, Any], actor: int | None, ki
     else:
         amount = _whole(action, "amount", "Health gained", 1, top)
         if old + amount > top:
-            raise IllegalAction(f"{label} is {old}; gaining {amount} would pass {top}, far above the 20 you start "
-                                "with. Check the number.")
+            raise IllegalAction(f"{label} is {old}; gaining {amount} would pass {top}, far above the "
+                                f"{state['limits']['health']} you start with. Check the number.")
         new = old + amount
     after = copy.deepcopy(state)
     _player(after, whose)["health"] = new
@@ -533,7 +545,7 @@ def legal_actions(state: dict[str, Any], seat: int | None) -> list[dict[str, Any
         return []
     turn = state["turn"]
     actions: list[dict[str, Any]] = []
-    if turn["phase"] == OPENING and seat in (None, _starter(state)):
+    if turn["phase"] == OPENING and (seat is None or (seat == _starter(state) and not _deciding(state))):
         actions.append({"type": "start"})
     if turn["phase"] != OPENING and seat in (None, turn["seat"]):
         actions.append({"type": "next-phase"})
@@ -570,7 +582,8 @@ def _seen_player(state: dict[str, Any], seat: int) -> dict[str, Any]:
     limits = state["limits"]
     return {**player, "seat": seat, "remnant": remnant(player, limits["remnant"]), "out": _out(state, seat),
             "turn": state["turn"]["phase"] != OPENING and state["turn"]["seat"] == seat,
-            "power_buttons": list(range(1, player["power_max"] + 1)),
+            # Salvage can lift Power above this turn's dial, so the buttons reach whatever is left
+            "power_buttons": list(range(1, max(player["power_max"], player["power"]) + 1)),
             "remnant_buttons": list(range(1, min(limits["remnant"], max(3, remnant(player, limits["remnant"]))) + 1))}
 
 
@@ -598,7 +611,8 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         seen["next_label"] = f"Next: {PHASE_NAMES[PHASES[PHASES.index(turn['phase']) + 1]]}"
     else:
         seen["next_label"] = ""
-    seen["waiting_redraw"] = [other for other in state["seats"] if _player(state, other)["redrawn"] is None]
+    seen["waiting_redraw"] = _deciding(state)
+    seen["starter"] = _starter(state) if turn["phase"] == OPENING else None
     seen["alive"] = [other for other in state["seats"] if not _out(state, other)]
     seen["reminders"] = combat_reminders()
     seen["max_blockers"] = MAX_BLOCKERS
