@@ -119,6 +119,7 @@ def test_a_solo_phone_with_app_rolls_sees_its_forecast_and_the_loss(live_server,
     ann.get_by_role("button", name="Yes: an Animatronic reached Orange's Office").click()
     for page in (host, ann):
         expect(page.locator(".outcome")).to_have_text(re.compile(r"Orange's Office at 12:00 AM: the night is lost"))
+        expect(page.locator(".outcome")).to_contain_text("Nobody wins this one.")
     shoot(ann, "survive-6am-phone-solo-lost")
     shoot(host, "survive-6am-host-solo-lost")
     assert not screens.problems, screens.problems

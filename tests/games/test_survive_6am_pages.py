@@ -142,6 +142,7 @@ def test_the_game_ends_when_an_animatronic_reaches_an_office(app, client, phone)
     text = "An Animatronic reached Purple's Office at 12:00 AM: Purple loses and Orange wins!"
     for page in (client.get(f"/t/{code}"), phone.get(f"/t/{code}/seats/1"), bo.get(f"/t/{code}/seats/2")):
         assert text in flat(page)
+        assert "Winner: Ann (Orange)" in flat(page)  # the rules name seats; the screen names the player too
         assert "Advance time" not in flat(page)
     before = snapshot(app)
     late = post_move(client, code, f"/t/{code}", type="advance-time")
