@@ -43,6 +43,7 @@ def test_host_and_phones_see_the_night_and_whose_turn_it_is(hosted):
     host_page = words(host.get(f"/t/{code}"))
     assert "Night 1 of 5" in host_page and "Ann 's turn" in host_page
     assert "Enter tonight's Critical Supply card" in host_page and "Scoreboard" in host_page
+    assert "Start of Night 1: enter the Critical Supply card" in host_page
     phone_page = words(ann.get(f"/t/{code}/seat", follow_redirects=True))
     assert "Your turn" in phone_page and "Search for Supplies" in phone_page
     assert "The Camp Bag isn't counted yet" in phone_page
@@ -194,6 +195,8 @@ def test_five_nights_through_the_api_end_with_standings_on_every_screen(app, hos
             host_act(type="return", whose=2)
             host_act(type="return", whose=3)
             host_act(type="search", supply="jason", whose=1)
+            attacked = words(ann.get(f"/t/{code}/seats/1"))
+            assert "Fled from Jason tonight: no Bravery Bonus" in attacked  # the last one out: drop-off comes
         elif night == 2:  # the last back (Ann) starts; a second Jason now offers the Escape Token
             host_act(type="search", supply="jason", whose=1)
             host_act(type="search", supply="axe", whose=2)
@@ -218,6 +221,7 @@ def test_five_nights_through_the_api_end_with_standings_on_every_screen(app, hos
             host_act(**fields)
     host_page = words(host.get(f"/t/{code}"))
     assert "Help has arrived!" in host_page and "Final drop-off" in host_page
+    assert re.search(r"Final standings [\w ]+? \d+ (wins|shares the win)", host_page)
     assert "1 Defense Fear Card, 1 x 3 = 3" in host_page
     phone_page = words(ann.get(f"/t/{code}/seats/1"))
     assert "Help has arrived!" in phone_page and "Drop off" not in phone_page
@@ -225,3 +229,85 @@ def test_five_nights_through_the_api_end_with_standings_on_every_screen(app, hos
     late = form_act(host, code, {"type": "search", "supply": "pan", "whose": "1"})
     assert late.status_code == 409 and "The game is over" in page_text(late)
     assert snapshot(app) == before
+
+
+# ---- review regressions --------------------------------------------------------------------------------------------
+
+def test_can_the_camp_bag_route_write_a_count_into_another_games_table(app, client):
+    """The bag count is a Camp Crystal Lake action; another game's table is refused before its rules ever see it."""
+    other = create_via_api(client, "tracker", {})
+    token = csrf_token(client, "/crystal-lake/score")
+    before = snapshot(app)
+    response = client.post(f"/crystal-lake/t/{other['code']}/bag", data={"csrf_token": token, **BOX},
+                           headers={"Authorization": f"Bearer {other['host_token']}", "HX-Request": "true"})
+    assert response.status_code == 404 and "isn't a Camp Crystal Lake table" in page_text(response)
+    assert "Set-Cookie" not in response.headers and snapshot(app) == before
+
+
+def test_is_a_bag_count_over_the_boxs_67_tokens_refused_and_not_saved(app, hosted):
+    code, host = hosted["code"], hosted["host"]
+    token = csrf_token(host, f"/t/{code}")
+    before = snapshot(app)
+    response = host.post(f"/crystal-lake/t/{code}/bag", data={"csrf_token": token, **BOX, "pan": "40"},
+                         headers={"HX-Request": "true"})
+    assert response.status_code == 422 and "the box holds 67 Supply Tokens" in page_text(response)
+    assert "crystal_lake_bag" not in response.headers.get("Set-Cookie", "") and snapshot(app) == before
+
+
+JUNK = (True, 1.5, -1, 10**40, "1", "", [], {}, [1, "a"], {"x": 1}, "<script>alert(1)</script>", "x" * 3000)
+USES = {"search": ("supply", "whose", "escape"), "fear": ("target", "whose"), "return": ("whose", "critical"),
+        "drop-off": ("keep", "bonus", "defense"), "critical": ("points", "pan"), "bag": ("jason", "axe"),
+        "set-board": ("whose", "pan", "jason", "escape"), "set-hand": ("count", "whose"), "escape": ("whose",)}
+
+
+def test_does_any_junk_value_in_any_field_get_a_sentence_and_change_nothing(app, client):
+    """Wrong types, huge numbers and script in each field a move carries: a 4xx with a sentence, never a 500.
+
+    (None is left out: a missing optional field, like a Fear Card with no target, is a legal move.)
+    """
+    table = create_via_api(client, "crystal-lake", {"players": 3})
+    ann = join_via_api(client, table, "Ann")["seat_token"]
+    host = table["host_token"]
+    before = snapshot(app)
+    for kind, fields in USES.items():
+        for field in fields:
+            for value in JUNK:
+                action = {"type": kind, field: value}
+                if kind.startswith("set") and field != "whose":
+                    action["whose"] = 1  # the host corrects Counselor 1's board or hand
+                token = host if kind in ("critical", "bag", "set-board", "set-hand") else ann
+                response = act_via_api(client, table, token, action)
+                body = response.get_json()
+                assert response.status_code != 200, (action, body)
+                assert 400 <= response.status_code < 500 and body["error"].endswith((".", ")")), (action, body)
+    for junk_kind in JUNK:
+        response = act_via_api(client, table, ann, {"type": junk_kind})
+        assert 400 <= response.status_code < 500 and response.get_json()["error"]
+    assert snapshot(app) == before
+
+
+def test_does_script_typed_into_a_form_come_back_escaped(app, hosted):
+    code, ann = hosted["code"], hosted["phones"]["Ann"]
+    before = snapshot(app)
+    for fields in ({"type": "search", "supply": "<script>alert(1)</script>"},
+                   {"type": "fear", "target": "<script>alert(1)</script>"}):
+        response = form_act(ann, code, fields, f"/t/{code}/seats/1")
+        assert response.status_code == 422
+        assert "<script>alert(1)" not in response.get_data(as_text=True)
+        assert "&lt;script&gt;" in response.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
+def test_can_the_host_record_a_second_jason_from_a_fear_card_with_the_fix_a_board_form(hosted):
+    """The 'Fix a board' form on the host screen records a Second Jason Attack on someone else's turn."""
+    code, host = hosted["code"], hosted["host"]
+    assert form_act(host, code, {"type": "search", "supply": "jason", "whose": "1"}).status_code == 200
+    page = words(host.get(f"/t/{code}"))
+    assert "Two Jason tokens on a board is a Second Jason Attack, whoever's turn it is" in page
+    fields = {"type": "set-board", "whose": "1", "pan": "0", "flashlight": "0", "gasoline": "0", "cleaver": "0",
+              "car_keys": "0", "axe": "0", "jason": "2", "escape": ""}
+    response = form_act(host, code, fields)
+    assert response.status_code == 200, words(response)
+    page = words(host.get(f"/t/{code}"))
+    assert "recorded a second Jason token on Counselor 1's Player Board: SECOND JASON ATTACK!" in page
+    assert "fled from Jason, Cabin 1st" in page and "Bo 's turn" in page  # Bo's turn goes on

@@ -367,6 +367,95 @@ def test_the_odds_say_so_when_the_bag_isnt_counted():
     assert rules.view(table(2), 1)["bag"] is None
 
 
+# ---- review regressions: the box's 67 tokens, Jason from a Fear Card, what the screens offer ------------------------
+
+def test_can_searches_pile_up_more_tokens_than_the_box_holds_and_jam_the_drop_off():
+    """'67 Supply Tokens ... include the Jason Supply Tokens': once every token is out of the bag, a search is refused
+    (before the fix, a 68th Cast Iron Pan was accepted and that player's drop-off could never be scored)."""
+    state = play(card(table(2)), back(1))
+    for _ in range(67 - 4):  # four Jason tokens wait on the night track
+        state = play(state, search(2, "pan"))
+    refused(state, 2, "67 tokens are already out of the Camp Bag", type="search", supply="pan")
+    refused(state, None, "already out of the Camp Bag", type="set-board", whose=2, pan=63, axe=1)
+    state = play(state, back(2), drop(1), drop(2, keep="pan,pan"))
+    assert state["players"]["2"]["nights"][0]["drop_off"] == 61
+
+
+def test_is_a_bag_count_above_the_boxs_67_tokens_refused():
+    refused(table(2), None, "the box holds 67 Supply Tokens", type="bag", **{**BOX, "pan": 40})
+
+
+def test_does_a_second_jason_put_on_a_board_out_of_turn_cause_a_second_jason_attack():
+    """'A Second Jason Attack occurs when a player has two Jason Tokens on their Player Board' -- also when a Fear Card
+    puts the second one there on someone else's turn (before the fix that correction was refused: no way to record it).
+    """
+    state = play(card(table(3)), search(1, "jason"), search(2, "axe"), search(3, "pan"), search(1, "cleaver"),
+                 back(2))
+    state, events = act(state, None, type="set-board", whose=1, cleaver=1, jason=2)
+    one = state["players"]["1"]
+    assert one["returned"] and one["board"] == rules.empty_board() and one["escape"] and one["escape_night"] == 1
+    assert state["cabin"][-1] == {"seat": 1, "attacked": True, "bravery": 0, "card": False, "critical": 0}
+    assert one["fear_cards"] == 5 and state["turn"] == 3  # Counselor 3's turn goes on; no Bravery card
+    assert "SECOND JASON ATTACK" in events[0].text and "2nd, dark side up" in events[0].text
+    # on the counselor's own turn the attack ends that turn too
+    state = play(card(table(2)), search(1, "jason"), search(2, "pan"))
+    state, _ = act(state, None, type="set-board", whose=1, jason=2)
+    assert state["turn"] == 2 and state["players"]["1"]["returned"]
+
+
+def test_can_an_escape_token_dodge_a_second_jason_put_on_the_board_by_a_fear_card():
+    state = table(2)
+    state["players"]["2"]["escape"] = True
+    state = play(state, search(1, "pan"), search(2, "jason"))
+    refused(state, None, "say 'use'", type="set-board", whose=2, jason=2)
+    dodged, _ = act(state, None, type="set-board", whose=2, jason=2, escape="use")
+    assert dodged["players"]["2"]["board"]["jason"] == 1 and not dodged["players"]["2"]["escape"]
+    assert not dodged["players"]["2"]["returned"] and dodged["turn"] == 1
+    attacked, _ = act(state, None, type="set-board", whose=2, jason=2, escape="keep")
+    assert attacked["players"]["2"]["returned"] and attacked["players"]["2"]["escape"]  # held one: gains none
+
+
+def test_does_a_counselor_back_at_the_cabin_get_offered_a_useless_escape_token_discard():
+    """The Jason on a flipped board goes back at drop-off anyway; the button would only throw away 3 final points."""
+    state = table(2)
+    state["players"]["1"]["escape"] = True
+    state = card(play(state, search(1, "jason"), search(2, "pan")))
+    assert rules.view(state, 1)["mine"]["escape_usable"]
+    state = play(state, back(1))
+    assert not rules.view(state, 1)["mine"]["escape_usable"]
+    assert {"type": "escape"} not in rules.legal_actions(state, 1)
+
+
+def test_does_legal_actions_offer_the_escape_choice_and_only_tokens_the_bag_holds():
+    state = table(2)
+    state["players"]["1"]["escape"] = True
+    state = play(state, (None, {"type": "bag", **BOX, "axe": 0}), search(1, "jason"), search(2, "pan"))
+    offered = rules.legal_actions(state, 1)
+    assert {"type": "search", "supply": "jason", "escape": "use"} in offered
+    assert {"type": "search", "supply": "jason", "escape": "keep"} in offered
+    assert {"type": "search", "supply": "jason"} not in offered
+    assert not any(action.get("supply") == "axe" for action in offered)
+
+
+def test_does_the_drop_off_list_show_only_the_night_being_scored():
+    """Once Night 2's drop-off starts, Night 1's breakdowns leave the screen (they were shown mixed with Night 2's)."""
+    state = card(table(3))
+    state = play(state, back(1), back(2), back(3), drop(1), drop(2), drop(3))
+    assert {entry["night"] for entry in state["last_drop_offs"]} == {1} and len(state["last_drop_offs"]) == 3
+    state = play(card(state), back(3), back(1), back(2), drop(2))
+    assert [(entry["seat"], entry["night"]) for entry in state["last_drop_offs"]] == [(2, 2)]
+    assert rules.view(state, None)["last_scored"][0]["night"] == 2
+
+
+def test_does_a_drop_off_after_a_jason_attack_say_why_there_is_no_bravery_bonus():
+    state = play(card(table(2)), search(1, "jason"), search(2, "pan"), search(1, "jason"), back(2))
+    choices = rules.view(state, 1)["drop_offs"]["1"]
+    assert choices["attacked"] and choices["bravery"] == 0
+    assert rules.view(state, 1)["mine"]["attacked"]
+    state = play(state, drop(1))
+    assert state["last_drop_offs"][0]["attacked"]
+
+
 # ---- bad input -----------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("seat, action, message", [
@@ -381,7 +470,8 @@ def test_the_odds_say_so_when_the_bag_isnt_counted():
     (None, {"type": "critical", "points": 3}, "at least one Supply"),
     (None, {"type": "critical", "pan": 1, "points": 0}, "below 1"),
     (None, {"type": "bag", "pan": -3}, "negative"),
-    (1, {"type": "set-board", "jason": 2}, "Second Jason Attack"),
+    (1, {"type": "set-board", "jason": 3}, "more than two Jason"),
+    (1, {"type": "set-board", "pan": 1, "escape": "use"}, "no Second Jason Attack"),
     (1, {"type": "set-board", "axe": -1}, "negative"),
     (1, {"type": "set-hand", "count": 65}, "at most 64"),
     (1, {"type": "escape"}, "holds no Escape Token"),
@@ -407,65 +497,129 @@ def test_the_critical_supply_card_cant_change_once_claimed():
 
 # ---- a random play-out of five nights -----------------------------------------------------------------------------
 
-def legal_random_move(state: dict, generator: random.Random) -> tuple[int | None, dict]:
-    """A move a real table could make now, drawn from what the bag holds."""
-    if state["phase"] == "drop-off":
-        seat = next(seat for seat in state["seats"] if not state["players"][str(seat)]["dropped"])
-        view = rules.view(state, seat)["drop_offs"][str(seat)]
-        action = {"type": "drop-off", "keep": generator.choice(view["choices"])["value"]}
-        if view["final"] and state["mode"] == "advanced":
+def completed(state: dict, template: dict, generator: random.Random, seat: int | None = None) -> dict:
+    """A legal_actions template with the details a real table would add (the card, the count, the drop-off choice)."""
+    action = dict(template)
+    if action["type"] == "critical":
+        action.update({"points": generator.randint(1, 10), generator.choice(SUPPLIES): generator.randint(1, 2)})
+    elif action["type"] == "bag":  # the box as counted; never less than what is out of the bag already
+        out = rules.out_of_bag(state)
+        box = {token: max(BOX[token], out[token]) for token in BOX}
+        if sum(box.values()) > 67:
+            box = {**out, "pan": out["pan"] + 67 - sum(out.values())}
+        action.update(box)
+    elif action["type"] == "drop-off":
+        seat = action.get("whose") or seat
+        choices = rules.view(state, seat)["drop_offs"][str(seat)]
+        action["keep"] = generator.choice(choices["choices"])["value"]
+        if "defense" in action:
             action["defense"] = generator.randint(0, state["players"][str(seat)]["fear_cards"])
-        return seat, action
-    seat = state["turn"]
-    player = state["players"][str(seat)]
-    if state["critical"] is None:
-        return None, {"type": "critical", "points": generator.randint(1, 10),
-                      generator.choice(SUPPLIES): generator.randint(1, 2)}
-    roll = generator.random()
-    if roll < 0.2:
-        return seat, {"type": "return"}
-    if roll < 0.27 and player["fear_cards"]:
-        return seat, {"type": "fear"}
-    bag = rules.bag_now(state)
-    tokens = [token for token, count in bag.items() for _ in range(count)]
-    token = generator.choice(tokens)
-    action = {"type": "search", "supply": token}
-    if token == "jason" and player["board"]["jason"] and rules.escape_usable(state, player):
-        action["escape"] = generator.choice(["use", "keep"])
-    return seat, action
+        if generator.random() < 0.2:
+            action["bonus"] = "none"
+    return action
 
 
-def check_invariants(state: dict) -> None:
+def legal_random_move(state: dict, generator: random.Random, counted: bool = True) -> tuple[int | None, dict]:
+    """A move a real table could make now, picked from legal_actions: mostly the turn, sometimes an out-of-turn one."""
+    if state["critical"] is None and state["phase"] == "night":
+        return None, completed(state, {"type": "critical"}, generator)
+    seat = state["turn"] if state["phase"] == "night" else generator.choice(
+        [seat for seat in state["seats"] if not state["players"][str(seat)]["dropped"]])
+    offered = [action for action in rules.legal_actions(state, seat)]
+    if state["phase"] == "night" and generator.random() < 0.1:  # someone else: a Defense card or an Escape Token
+        other = generator.choice(state["seats"])
+        extra = [action for action in rules.legal_actions(state, other) if action["type"] in ("defense", "escape")]
+        if extra:
+            return other, completed(state, generator.choice(extra), generator, other)
+    if state["phase"] == "night" and generator.random() < 0.03:  # a Fear Card gives someone still out a Jason token
+        other = generator.choice([seat for seat in state["seats"] if not state["players"][str(seat)]["returned"]])
+        board = dict(state["players"][str(other)]["board"])
+        bag = rules.bag_now(state)
+        if board["jason"] == 1 and (bag is None or bag["jason"] > 0) and sum(rules.out_of_bag(state).values()) < 67:
+            action = {"type": "set-board", "whose": other, **board, "jason": 2}
+            if rules.escape_usable(state, state["players"][str(other)]):
+                action["escape"] = generator.choice(["use", "keep"])
+            return None, action
+    weights = {"search": 8, "return": 2, "fear": 1, "defense": 0.2, "escape": 0.5, "drop-off": 1}
+    template = generator.choices(offered, [weights[action["type"]] / max(1, sum(
+        1 for other in offered if other["type"] == action["type"])) for action in offered])[0]
+    return seat, completed(state, template, generator, seat)
+
+
+def check_invariants(state: dict, counted: bool) -> None:
+    """What must hold after every move, whatever was played."""
     assert json.loads(json.dumps(state)) == state
-    bag = rules.bag_now(state)
-    assert all(count >= 0 for count in bag.values()), bag
-    for player in state["players"].values():
+    out = rules.out_of_bag(state)
+    assert sum(out.values()) <= 67
+    if counted:
+        assert all(count >= 0 for count in rules.bag_now(state).values())
+    returned = set()
+    for key, player in state["players"].items():
         assert player["board"]["jason"] <= 1 and len(player["backpack"]) <= 2
-        assert player["fear_cards"] >= 0
+        assert all(item in SUPPLIES for item in player["backpack"])
+        assert player["fear_cards"] >= 0 and isinstance(player["escape"], bool)
+        if player["returned"]:
+            returned.add(int(key))
+        done = state["night"] - 1 + (1 if player["dropped"] or state["phase"] == "over" else 0)
+        assert len(player["nights"]) == done
+        for number, night in enumerate(player["nights"], start=1):
+            assert night["night"] == number
+            assert night["total"] == night["bravery"] + night["critical"] + night["drop_off"] + night["extras"]
+            assert night["breakdown"][-1] == f"Total {night['drop_off'] + night['extras']}"
     seats = [entry["seat"] for entry in state["cabin"]]
     assert len(seats) == len(set(seats))
+    if state["phase"] != "over":
+        assert set(seats) == returned
+    for place, entry in enumerate(state["cabin"]):
+        assert entry["bravery"] == (0 if entry["attacked"] else state["bravery_points"][place])
+    claimed = [entry for entry in state["cabin"] if entry["critical"]]
+    assert len(claimed) <= 1
+    if claimed:
+        assert state["critical"]["claimed_by"] == claimed[0]["seat"]
     if state["phase"] == "night":
         assert not state["players"][str(state["turn"])]["returned"]
+    if state["phase"] == "drop-off":
+        assert returned == set(state["seats"]) and state["turn"] is None
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 13, 1980])
-def test_a_random_game_of_five_nights_plays_to_the_end(seed):
-    generator = random.Random(seed)
-    players = generator.randint(2, 6)
-    state = play(table(players, mode=generator.choice(["basic", "advanced"])), (None, {"type": "bag", **BOX}))
-    for _ in range(5000):
+def every_offer_is_accepted(state: dict, generator: random.Random) -> None:
+    """No softlock and no false offer: each move legal_actions offers (completed) is accepted."""
+    offers = [(seat, action) for seat in [None, *state["seats"]] for action in rules.legal_actions(state, seat)]
+    assert offers, "nobody can move before the end of the game"
+    for seat, template in offers:
+        act(state, seat, **completed(state, template, generator, seat))
+
+
+VARIANTS = [(players, mode, counted) for players in range(2, 7) for mode in ("basic", "advanced")
+            for counted in (True, False)]
+
+
+@pytest.mark.parametrize("players, mode, counted", VARIANTS)
+def test_a_random_game_of_five_nights_plays_to_the_end(players, mode, counted):
+    """Every setup (2-6 players, basic/advanced, bag counted or not, any first player) reaches the end of Night 5."""
+    generator = random.Random(f"{players}{mode}{counted}")
+    state = table(players, mode=mode, first=generator.randint(1, players))
+    if counted:
+        state = play(state, (None, {"type": "bag", **BOX}))
+    nights_seen = {1}
+    for step in range(3000):
         if state["phase"] == "over":
             break
-        seat, action = legal_random_move(state, generator)
-        before = copy.deepcopy(state)
+        if step % 9 == 0:
+            every_offer_is_accepted(state, generator)
+        seat, action = legal_random_move(state, generator, counted)
         state, events = act(state, seat, **action)
         assert events and all(event.text for event in events)
-        assert rules.view(before, seat) is not None
-        check_invariants(state)
-    assert state["phase"] == "over" and state["night"] == 5
+        assert rules.view(state, generator.choice([None, *state["seats"]]))["night"] == state["night"]
+        check_invariants(state, counted)
+        nights_seen.add(state["night"])
+    assert state["phase"] == "over" and state["night"] == 5 and nights_seen == {1, 2, 3, 4, 5}
     over = rules.outcome(state)
     best = max(rules.total_points(player) for player in state["players"].values())
     assert over.winners and all(rules.total_points(state["players"][str(seat)]) == best for seat in over.winners)
-    assert all(len(player["nights"]) == 5 for player in state["players"].values())
-    assert all(player["backpack"] == [] for player in state["players"].values())  # everything dropped off at the end
+    assert over.shared == (len(over.winners) > 1)
+    for player in state["players"].values():
+        assert len(player["nights"]) == 5
+        assert player["backpack"] == [] and player["board"] == rules.empty_board()  # everything dropped off at the end
+        assert player["fear_cards"] == 0 and not player["escape"]  # traded in for points
     assert rules.legal_actions(state, None) == []

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, make_response, redirect, render_template, request, url_for
 
-from ...errors import BadRequest, Invalid
+from ...errors import BadRequest, Invalid, NotFound
 from ...tables import auth, service
 from ...tables.play import render_live
 from .. import REGISTRY
@@ -97,6 +97,8 @@ def calculator_api():
 def count_bag(code: str):
     """Record the box's token count at this table (the one write path) and remember it in a long-lived cookie."""
     table = service.find_table(code)
+    if table.game != SLUG:  # another game's table: its rules must never see a Camp Bag count
+        raise NotFound(f"Table {table.code} isn't a Camp Crystal Lake table, so it has no Camp Bag to count.")
     visitor, _ = auth.request_visitor(table)
     service.check_host(visitor)
     action: dict[str, Any] = {"type": "bag"}

@@ -18,6 +18,7 @@ TOKENS = (*SUPPLIES, "jason")  # what a search can draw
 MAX_FEAR_CARDS = 64  # "64 Fear Cards" in the box
 MAX_CRITICAL_POINTS = 99
 MAX_BOX_COUNT = 99
+BOX_TOKENS = scoring.MAX_TOKENS  # "67 Supply Tokens ... include the Jason Supply Tokens": never more out of the bag
 FORM_NUMBERS = frozenset({*TOKENS, "defense", "target"})
 
 # type -> (fields it needs, fields it may have), besides "type" and "seat"
@@ -30,7 +31,7 @@ FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "drop-off": ((), ("whose", "keep", "bonus", "defense")),
     "critical": (("points",), SUPPLIES),
     "bag": ((), TOKENS),
-    "set-board": ((), ("whose", *TOKENS)),
+    "set-board": ((), ("whose", "escape", *TOKENS)),
     "set-hand": (("count",), ("whose",)),
 }
 DOING = {"search": "Searching for Supplies", "fear": "Playing a Fear Card", "defense": "Playing a Defense Fear Card",
@@ -114,7 +115,10 @@ def holds_set(board: dict[str, int], wanted: dict[str, int]) -> bool:
 
 
 def next_turn(state: dict[str, Any], after: int) -> int | None:
-    """The next seat clockwise (by seat number) after `after` that is still searching; None if everyone returned."""
+    """The next seat by seat number after `after` that is still searching; None if everyone returned.
+
+    The rulebook says only "each Player taking turns"; seat order stands for going round the table.
+    """
     seats = state["seats"]
     start = seats.index(after)
     for step in range(1, len(seats) + 1):
@@ -196,7 +200,7 @@ def apply(state: dict[str, Any], action: dict[str, Any], rng: Any) -> tuple[dict
         raise IllegalAction("That action doesn't say who is acting.")
     actor = action["seat"]
     if actor is not None and (isinstance(actor, bool) or not isinstance(actor, int) or actor not in state["seats"]):
-        raise IllegalAction(f"There is no seat {actor!r} at this table.")
+        raise IllegalAction(f"There is no seat {str(actor)[:10]!r} at this table.")
     for key in needed:
         if key not in action:
             raise IllegalAction(f"{DOING[kind]} needs '{key}'.")
@@ -226,6 +230,7 @@ def _search(state: dict[str, Any], action: dict[str, Any], seat: int):
         what = "Jason tokens" if token == "jason" else name(token, 2)
         raise IllegalAction(f"By the host's count the Camp Bag holds no {what} now; check the token drawn, "
                             "or correct the bag count or a Player Board.")
+    _check_box_total(state, 1)
     second_jason = token == "jason" and player["board"]["jason"] >= 1
     can_dodge = second_jason and escape_usable(state, player)
     escape = action.get("escape")
@@ -253,12 +258,20 @@ def _search(state: dict[str, Any], action: dict[str, Any], seat: int):
     return _pass_turn(after, seat, events)
 
 
+def _check_box_total(state: dict[str, Any], more: int) -> None:
+    """'67 Supply Tokens' (Jason tokens included): refuse taking more out of the bag than the box holds."""
+    out = sum(out_of_bag(state).values())
+    if more > 0 and out + more > BOX_TOKENS:
+        raise IllegalAction(f"{out} of the box's {BOX_TOKENS} tokens are already out of the Camp Bag (on boards, in "
+                            "Backpacks and on the night track); check the boards before drawing more.")
+
+
 def escape_usable(state: dict[str, Any], player: dict[str, Any]) -> bool:
     """'This token may be discarded to remove a Jason Token on their Player Board on another night.'"""
     return player["escape"] and (player["escape_night"] is None or player["escape_night"] < state["night"])
 
 
-def _jason_attack(state: dict[str, Any], seat: int) -> str:
+def _jason_attack(state: dict[str, Any], seat: int, how: str = "searched and found a second Jason token") -> str:
     """A Second Jason Attack, on `state` (already a copy): board to the bag, forced return, an Escape token if none."""
     player = state["players"][str(seat)]
     lost = sum(player["board"][supply] for supply in SUPPLIES)
@@ -269,7 +282,7 @@ def _jason_attack(state: dict[str, Any], seat: int) -> str:
     gained = not player["escape"]
     if gained:
         player["escape"], player["escape_night"] = True, state["night"]
-    text = (f"searched and found a second Jason token: SECOND JASON ATTACK! {lost} suppl{'y' if lost == 1 else 'ies'} "
+    text = (f"{how}: SECOND JASON ATTACK! {lost} suppl{'y' if lost == 1 else 'ies'} "
             f"and both Jason tokens go back to the Camp Bag; fled to the Cabin ({ORDINALS[place - 1]}, dark side up) "
             "with no Bravery Bonus")
     return text + (" and gains an Escape Token." if gained else "; already holds an Escape Token, so gains none.")
@@ -310,7 +323,12 @@ def _defense(state: dict[str, Any], action: dict[str, Any], seat: int):
 
 
 def _return(state: dict[str, Any], action: dict[str, Any], seat: int):
-    """Return to the Cabin: the next Bravery space's bonus; the Critical Supply card's points to the first holder."""
+    """Return to the Cabin: the next Bravery space's bonus; the Critical Supply card's points to the first holder.
+
+    "If you are the first player to return with the Supplies shown on the Critical Supply Card, gain the points shown
+    on the card." Choice: the set is checked on the Player Board (what you flip and bring back tonight), not the
+    Backpack, whose Supplies wait "to be traded at the end of another day".
+    """
     player = _on_turn(state, seat, "Returning to the Cabin")
     critical = state["critical"]
     if critical is None:
@@ -442,11 +460,12 @@ def _drop_off(state: dict[str, Any], action: dict[str, Any], seat: int):
     mine["board"] = empty_board()  # "Once scored, all tokens on Player Boards are returned to the Camp Bag."
     mine["backpack"] = keep
     mine["dropped"] = True
-    after["last_drop_offs"] = [entry for entry in after["last_drop_offs"] if entry["seat"] != seat]
+    after["last_drop_offs"] = [entry for entry in after["last_drop_offs"]  # tonight's only: last night's go
+                               if entry["night"] == state["night"] and entry["seat"] != seat]
     after["last_drop_offs"].append({"seat": seat, "night": state["night"], "breakdown": lines,
                                     "points": result["points"] + extras, "kept": keep,
                                     "night_total": mine["nights"][-1]["total"], "bravery": bravery,
-                                    "critical": critical})
+                                    "critical": critical, "attacked": bool(tonight and tonight[0]["attacked"])})
     saved = f", saved {keep_label(keep)} in the Backpack" if keep else ""
     scored = result["points"] + extras
     night_total = mine["nights"][-1]["total"]
@@ -502,6 +521,9 @@ def _bag(state: dict[str, Any], action: dict[str, Any]):
     box = _counts(action, TOKENS, MAX_BOX_COUNT)
     if not any(box.values()):
         raise IllegalAction("Enter how many tokens of each kind the box holds.")
+    if sum(box.values()) > BOX_TOKENS:
+        raise IllegalAction(f"That is {sum(box.values())} tokens; the box holds {BOX_TOKENS} Supply Tokens, "
+                            "Jason tokens included. Count again.")
     out = out_of_bag(state)
     for token in TOKENS:
         if box[token] < out[token]:
@@ -516,12 +538,16 @@ def _bag(state: dict[str, Any], action: dict[str, Any]):
 
 
 def _set_board(state: dict[str, Any], action: dict[str, Any], seat: int):
-    """After a Fear Card moves tokens: what the Player Board shows now. Returned players can't be targeted."""
-    _searching(state, seat, "Correcting a Player Board")
+    """After a Fear Card moves tokens: what the Player Board shows now. Returned players can't be targeted.
+
+    "A Second Jason Attack occurs when a player has two Jason Tokens on their Player Board" -- on anyone's turn, so a
+    Fear Card that puts a second Jason on a board is recorded here as the attack (or dodged with an Escape Token).
+    """
+    player = _searching(state, seat, "Correcting a Player Board")
     board = _counts(action, TOKENS, scoring.MAX_TOKENS)
-    if board["jason"] >= 2:
-        raise IllegalAction("Two Jason tokens on a board is a Second Jason Attack: record it as a search of Jason.")
-    player = state["players"][str(seat)]
+    if board["jason"] > 2:
+        raise IllegalAction("A Player Board never holds more than two Jason tokens: the second one is a Second Jason "
+                            "Attack.")
     if board == player["board"]:
         raise IllegalAction(f"{seat_name(seat)}'s Player Board already shows that.")
     bag = bag_now(state)
@@ -532,11 +558,31 @@ def _set_board(state: dict[str, Any], action: dict[str, Any], seat: int):
                 what = "Jason tokens" if token == "jason" else name(token, 2)
                 raise IllegalAction(f"That takes {more} more {what} than the Camp Bag holds by the count "
                                     f"({bag[token]}).")
+    _check_box_total(state, sum(board.values()) - sum(player["board"].values()))
+    attack = board["jason"] == 2
+    can_dodge = attack and escape_usable(state, player)
+    escape = action.get("escape")
+    if escape is not None and not can_dodge:
+        raise IllegalAction("There is no Second Jason Attack to dodge with an Escape Token here; leave 'escape' out.")
+    if can_dodge and escape not in ("use", "keep"):
+        raise IllegalAction(f"Two Jason tokens and {seat_name(seat)} holds an Escape Token: say 'use' to discard it "
+                            "and send one Jason back to the bag, or 'keep' to take the attack.")
     after = copy.deepcopy(state)
-    after["players"][str(seat)]["board"] = board
+    mine = after["players"][str(seat)]
+    if attack and escape != "use":
+        mine["board"] = board
+        text = _jason_attack(after, seat, f"recorded a second Jason token on {seat_name(seat)}'s Player Board")
+        if state["turn"] == seat:
+            return _pass_turn(after, seat, [text])
+        return after, [Event(text)]
+    if attack:  # dodged: the Escape Token sends one Jason back to the bag
+        board = {**board, "jason": 1}
+        mine["escape"], mine["escape_night"] = False, None
+    mine["board"] = board
     shown = ", ".join(counted(token, count) if token != "jason" else f"{count} Jason" for token, count
                       in board.items() if count) or "nothing"
-    return after, [Event(f"corrected {seat_name(seat)}'s Player Board to: {shown}.")]
+    dodged = " The Escape Token is discarded: the second Jason goes back to the Camp Bag." if attack else ""
+    return after, [Event(f"corrected {seat_name(seat)}'s Player Board to: {shown}.{dodged}")]
 
 
 def _set_hand(state: dict[str, Any], action: dict[str, Any], seat: int):
@@ -558,12 +604,21 @@ def legal_actions(state: dict[str, Any], seat: int | None) -> list[dict[str, Any
         return []
     actions: list[dict[str, Any]] = []
     seats = [seat] if seat is not None else list(state["seats"])
+    bag = bag_now(state)
+    room = sum(out_of_bag(state).values()) < BOX_TOKENS
     for number in seats:
         player = state["players"][str(number)]
         mark = {"whose": number} if seat is None else {}
         if state["phase"] == "night" and not player["returned"]:
             if state["turn"] == number:
-                actions += [{"type": "search", "supply": token, **mark} for token in TOKENS]
+                for token in TOKENS:
+                    if not room or (bag is not None and bag[token] <= 0):
+                        continue  # the bag holds none of it: the search would be refused
+                    if token == "jason" and player["board"]["jason"] and escape_usable(state, player):
+                        actions += [{"type": "search", "supply": "jason", "escape": choice, **mark}
+                                    for choice in ("use", "keep")]
+                    else:
+                        actions.append({"type": "search", "supply": token, **mark})
                 if player["fear_cards"]:
                     actions.append({"type": "fear", **mark})
                 if state["critical"] is not None:
@@ -573,7 +628,8 @@ def legal_actions(state: dict[str, Any], seat: int | None) -> list[dict[str, Any
             if escape_usable(state, player) and player["board"]["jason"]:
                 actions.append({"type": "escape", **mark})
         if state["phase"] == "drop-off" and not player["dropped"]:
-            actions.append({"type": "drop-off", **mark})
+            final_count = state["night"] == state["nights"] and state["mode"] == "advanced"
+            actions.append({"type": "drop-off", **mark, **({"defense": 0} if final_count else {})})
     if seat is None:
         if state["phase"] == "night" and (state["critical"] is None or state["critical"]["claimed_by"] is None):
             actions.append({"type": "critical"})

@@ -57,7 +57,10 @@ def drop_off_choices(state: dict[str, Any], seat: int) -> dict[str, Any]:
     for choice in scored:
         choice["cost"] = nothing - choice["points"]
     pool_bonuses = [option for option in bonuses(pool, state["values"]) if option["key"] != "none"]
+    cabin = next((entry for entry in state["cabin"] if entry["seat"] == seat), None) or {}
     return {"seat": seat, "pool": tokens_text({**pool, "jason": player["board"]["jason"]}), "final": final,
+            "bravery": cabin.get("bravery", 0), "critical": cabin.get("critical", 0),
+            "attacked": cabin.get("attacked", False),
             "choices": scored, "bonuses": pool_bonuses, "fear_cards": player["fear_cards"],
             "escape": player["escape"], "advanced": state["mode"] == "advanced"}
 
@@ -106,6 +109,7 @@ def derive(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
                      "attacked": bool(place and place[1]["attacked"]), "board": tokens_text(player["board"]),
                      "backpack": keep_label(player["backpack"]) if player["backpack"] else "empty",
                      "escape": player["escape"], "fear_cards": player["fear_cards"], "tonight": tonight,
+                     "escape_usable": rules.escape_usable(state, player),
                      "jason": player["board"]["jason"], "dropped": player["dropped"],
                      "nights": {str(entry["night"]): entry["total"] for entry in player["nights"]},
                      "pending": 0 if player["dropped"] or state["phase"] == "over" else tonight,
@@ -133,6 +137,7 @@ def mine(state: dict[str, Any], seat: int) -> dict[str, Any]:
     player = state["players"][str(seat)]
     critical = state["critical"]
     place = len(state["cabin"]) + 1
+    attacked = any(entry["seat"] == seat and entry["attacked"] for entry in state["cabin"])
     bravery = state["bravery_points"][min(place, len(state["bravery_points"])) - 1]
     claims = bool(critical and critical["claimed_by"] is None and rules.holds_set(player["board"], critical["set"]))
     worth = score({supply: player["board"][supply] for supply in SUPPLIES}, state["values"])
@@ -145,12 +150,14 @@ def mine(state: dict[str, Any], seat: int) -> dict[str, Any]:
     reward = f"{bravery} point{'s' if bravery != 1 else ''} and a Fear card" if bravery else "a Fear card"
     return {"seat": seat, "name": rules.seat_name(seat), "my_turn": state["phase"] == "night" and state["turn"] == seat,
             "searching": state["phase"] == "night" and not player["returned"], "dodge": dodge, "second": second,
+            "attacked": attacked,
             "risk": risk, "return_place": rules.ORDINALS[min(place, 6) - 1],
             "return_reward": reward,
             "claims_critical": claims, "critical_points": critical["points"] if critical else 0,
             "board_worth": worth["points"], "board_bonus": worth["bonus"]["label"],
             "fear_cards": player["fear_cards"], "escape": player["escape"],
-            "escape_usable": rules.escape_usable(state, player) and player["board"]["jason"] >= 1,
+            "escape_usable": (state["phase"] == "night" and not player["returned"]
+                              and rules.escape_usable(state, player) and player["board"]["jason"] >= 1),
             "board": tokens_text(player["board"]), "backpack": keep_label(player["backpack"]) if player["backpack"]
             else "empty", "counts": dict(player["board"])}
 
