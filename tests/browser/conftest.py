@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -71,3 +72,33 @@ def shoot(page, name: str) -> None:
     """Keep a screenshot for people to look at (test-artifacts/ is git-ignored)."""
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def field(page, label: str):
+    """The form field labelled exactly `label`, or else the one whose label starts with it (a badge may follow)."""
+    exact = page.get_by_label(label, exact=True)
+    return exact if exact.count() else page.get_by_label(re.compile("^" + re.escape(label)))
+
+
+def new_table(host, live_server: str, slug: str, fill: dict[str, str] | None = None, *,
+              select: dict[str, str] | None = None, untick: tuple[str, ...] = ()) -> str:
+    """The host sets a table up through its /new form (fields by the start of their label) and lands on the host
+    screen; returns the join link. A label matches exactly, or by its start when nothing matches exactly."""
+    host.goto(f"{live_server}/new/{slug}")
+    for label, value in (select or {}).items():
+        host.get_by_label(label, exact=True).select_option(value)
+    for label in untick:
+        field(host, label).uncheck()
+    for label, value in (fill or {}).items():
+        field(host, label).fill(value)
+    host.get_by_role("button", name="Create table").click()
+    host.wait_for_url("**/t/*")
+    return host.locator(".join-url code").inner_text()
+
+
+def join(page, url: str, name: str) -> None:
+    """A phone opens the join link (as the QR code would), types a name and takes the first free seat."""
+    page.goto(url)
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Take my seat").click()
+    page.wait_for_url("**/seats/*")

@@ -4,9 +4,8 @@ import re
 
 import pytest
 
-from tests.browser.conftest import HOST, PHONE, shoot
+from tests.browser.conftest import HOST, PHONE, join, new_table, shoot
 from tests.browser.test_join_by_qr import serious_violations
-from tests.browser.test_live_table import join
 
 pytestmark = pytest.mark.browser
 
@@ -18,11 +17,7 @@ def test_three_phones_and_a_host_play_a_night_to_its_drop_off(live_server, scree
     from playwright.sync_api import expect
 
     host = screens(HOST)
-    host.goto(live_server + "/new/crystal-lake")
-    host.get_by_label("Players", exact=True).fill("3")
-    host.get_by_role("button", name="Create table").click()
-    host.wait_for_url("**/t/*")
-    join_url = host.locator(".join-url code").inner_text()
+    join_url = new_table(host, live_server, "crystal-lake", {"Players": "3"})
     ann, bo, cy = screens(PHONE), screens(PHONE), screens(PHONE)
     for page, name in ((ann, "Ann"), (bo, "Bo"), (cy, "Cy")):
         join(page, join_url, name)

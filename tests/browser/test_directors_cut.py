@@ -4,9 +4,8 @@ import re
 
 import pytest
 
-from tests.browser.conftest import HOST, PHONE, shoot
+from tests.browser.conftest import HOST, PHONE, join, new_table, shoot
 from tests.browser.test_join_by_qr import serious_violations
-from tests.browser.test_live_table import join
 
 pytestmark = pytest.mark.browser
 
@@ -15,12 +14,7 @@ def test_the_host_drives_a_full_turn_and_a_guards_phone_answers_an_attack(live_s
     from playwright.sync_api import expect
 
     host = screens(HOST)
-    host.goto(live_server + "/new/directors-cut")
-    host.get_by_label("Night", exact=True).select_option("first")
-    host.get_by_label("Guards", exact=True).fill("2")
-    host.get_by_role("button", name="Create table").click()
-    host.wait_for_url("**/t/*")
-    join_url = host.locator(".join-url code").inner_text()
+    join_url = new_table(host, live_server, "directors-cut", {"Guards": "2"}, select={"Night": "first"})
     expect(host.locator(".dc-card")).to_contain_text("Foxy and Freddy aren't allowed to move.")
 
     ann = screens(PHONE)

@@ -4,9 +4,8 @@ import re
 
 import pytest
 
-from tests.browser.conftest import HOST, PHONE, shoot
+from tests.browser.conftest import HOST, PHONE, join, new_table, shoot
 from tests.browser.test_join_by_qr import serious_violations
-from tests.browser.test_live_table import join
 
 pytestmark = pytest.mark.browser
 
@@ -23,11 +22,7 @@ def test_an_unblocked_attack_on_one_phone_drops_the_other_players_health_on_ever
     from playwright.sync_api import expect
 
     host = screens(HOST)
-    host.goto(live_server + "/new/flipside")
-    host.get_by_label("Players", exact=True).fill("2")
-    host.get_by_role("button", name="Create table").click()
-    host.wait_for_url("**/t/*")
-    join_url = host.locator(".join-url code").inner_text()
+    join_url = new_table(host, live_server, "flipside", {"Players": "2"})
 
     ann, bo = screens(PHONE), screens(PHONE)
     join(ann, join_url, "Ann")
@@ -89,11 +84,7 @@ def test_a_player_put_out_and_a_deck_out_tie_end_the_night_on_every_screen(live_
     from playwright.sync_api import expect
 
     host = screens(HOST)
-    host.goto(live_server + "/new/flipside")
-    host.get_by_label("Players", exact=True).fill("3")
-    host.get_by_role("button", name="Create table").click()
-    host.wait_for_url("**/t/*")
-    join_url = host.locator(".join-url code").inner_text()
+    join_url = new_table(host, live_server, "flipside", {"Players": "3"})
     ann, bo = screens(PHONE), screens(PHONE)
     join(ann, join_url, "Ann")
     join(bo, join_url, "Bo")

@@ -4,31 +4,19 @@ import re
 
 import pytest
 
-from tests.browser.conftest import HOST, PHONE, shoot
+from tests.browser.conftest import HOST, PHONE, join, new_table, shoot
 from tests.browser.test_join_by_qr import serious_violations
 
 pytestmark = pytest.mark.browser
-
-
-def join(page, url: str, name: str) -> None:
-    page.goto(url)
-    page.get_by_label("Your name").fill(name)
-    page.get_by_role("button", name="Take my seat").click()
-    page.wait_for_url("**/seats/*")
 
 
 def test_a_tap_on_one_phone_shows_on_the_other_and_on_the_host_screen(live_server, screens):
     from playwright.sync_api import expect
 
     host = screens(HOST)
-    host.goto(live_server + "/new/tracker")
-    host.get_by_label("Players", exact=True).fill("2")
-    host.get_by_label("Counters", exact=True).fill("Sanity, each, 0, 10, 10\nDoom, shared, 0, 20, 0")
-    host.get_by_label("Dice tray", exact=True).fill("d20, 2d6")
-    host.get_by_role("button", name="Create table").click()
-    host.wait_for_url("**/t/*")
+    join_url = new_table(host, live_server, "tracker", {
+        "Players": "2", "Counters": "Sanity, each, 0, 10, 10\nDoom, shared, 0, 20, 0", "Dice tray": "d20, 2d6"})
     code = host.url.rsplit("/", 1)[-1]
-    join_url = host.locator(".join-url code").inner_text()
 
     ann, bo = screens(PHONE), screens(PHONE)
     join(ann, join_url, "Ann")
@@ -82,11 +70,7 @@ def test_a_phone_whose_stream_is_blocked_falls_back_to_polling(live_server, scre
     from playwright.sync_api import expect
 
     host = screens(HOST)
-    host.goto(live_server + "/new/tracker")
-    host.get_by_label("Players", exact=True).fill("2")
-    host.get_by_role("button", name="Create table").click()
-    host.wait_for_url("**/t/*")
-    join_url = host.locator(".join-url code").inner_text()
+    join_url = new_table(host, live_server, "tracker", {"Players": "2"})
 
     phone = screens(PHONE)
     phone.route("**/events*", lambda route: route.abort())
@@ -104,12 +88,8 @@ def test_someone_elses_move_keeps_what_a_player_is_typing_and_quick_taps_all_cou
     from playwright.sync_api import expect
 
     host = screens(HOST)
-    host.goto(live_server + "/new/tracker")
-    host.get_by_label("Players", exact=True).fill("2")
-    host.get_by_label("Counters", exact=True).fill("Doom, shared, 0, 50, 0\nHealth, each, 0, 20, 20")
-    host.get_by_role("button", name="Create table").click()
-    host.wait_for_url("**/t/*")
-    join_url = host.locator(".join-url code").inner_text()
+    join_url = new_table(host, live_server, "tracker",
+                         {"Players": "2", "Counters": "Doom, shared, 0, 50, 0\nHealth, each, 0, 20, 20"})
     ann, bo = screens(PHONE), screens(PHONE)
     join(ann, join_url, "Ann")
     join(bo, join_url, "Bo")

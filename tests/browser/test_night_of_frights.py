@@ -2,9 +2,8 @@
 
 import pytest
 
-from tests.browser.conftest import HOST, PHONE, shoot
+from tests.browser.conftest import HOST, PHONE, join, new_table, shoot
 from tests.browser.test_join_by_qr import serious_violations
-from tests.browser.test_live_table import join
 
 pytestmark = pytest.mark.browser
 
@@ -13,13 +12,8 @@ def test_a_capture_attempt_shows_the_same_drawn_tokens_on_all_three_screens(live
     from playwright.sync_api import expect
 
     host = screens(HOST)
-    host.goto(live_server + "/new/night-of-frights")
-    host.get_by_label("Chica").uncheck()
-    host.get_by_label("Foxy").uncheck()
-    host.get_by_label("Event cards in the deck").fill("8")
-    host.get_by_role("button", name="Create table").click()
-    host.wait_for_url("**/t/*")
-    join_url = host.locator(".join-url code").inner_text()
+    join_url = new_table(host, live_server, "night-of-frights", {"Event cards in the deck": "8"},
+                         untick=("Chica", "Foxy"))
 
     ann, bo = screens(PHONE), screens(PHONE)
     join(ann, join_url, "Ann")  # Freddy

@@ -5,9 +5,8 @@ import re
 
 import pytest
 
-from tests.browser.conftest import HOST, PHONE, shoot
+from tests.browser.conftest import HOST, PHONE, join, new_table, shoot
 from tests.browser.test_join_by_qr import serious_violations
-from tests.browser.test_live_table import join
 
 pytestmark = pytest.mark.browser
 
@@ -29,11 +28,8 @@ def test_a_host_and_two_phones_play_two_rounds_and_every_screen_shows_the_same_d
     from playwright.sync_api import expect
 
     host = screens(HOST)
-    host.goto(live_server + "/new/survive-6am")
-    host.get_by_role("button", name="Create table").click()
-    host.wait_for_url("**/t/*")
+    join_url = new_table(host, live_server, "survive-6am")
     code = host.url.rsplit("/", 1)[-1]
-    join_url = host.locator(".join-url code").inner_text()
     ann, bo = screens(PHONE), screens(PHONE)
     join(ann, join_url, "Ann")
     join(bo, join_url, "Bo")

@@ -11,6 +11,7 @@ import copy
 from typing import Any
 
 from ..contract import Event, IllegalAction, Outcome
+from ..moves import check_move
 from . import scoring
 from .scoring import SUPPLIES, ScoringError, counted, keep_label, keep_options, name, score, without
 
@@ -186,24 +187,10 @@ def _searching(state: dict[str, Any], seat: int, doing: str) -> dict[str, Any]:
 
 def apply(state: dict[str, Any], action: dict[str, Any], rng: Any) -> tuple[dict[str, Any], list[Event]]:
     """Check the action completely, then return a changed copy of the state and what the log should say."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction('An action needs a type, like {"type": "search", "supply": "axe"}.')
-    kind = action["type"]
-    if kind not in FIELDS:
-        raise IllegalAction(f"'{kind[:40]}' isn't something you can do at Camp Crystal Lake; on your turn you can "
-                            "search, play a Fear Card or return to the Cabin.")
-    needed, allowed = FIELDS[kind]
-    for key in action:
-        if key not in ("type", "seat", *needed, *allowed):
-            raise IllegalAction(f"{DOING[kind]} doesn't take '{str(key)[:40]}'.")
-    if "seat" not in action:
-        raise IllegalAction("That action doesn't say who is acting.")
-    actor = action["seat"]
-    if actor is not None and (isinstance(actor, bool) or not isinstance(actor, int) or actor not in state["seats"]):
-        raise IllegalAction(f"There is no seat {str(actor)[:10]!r} at this table.")
-    for key in needed:
-        if key not in action:
-            raise IllegalAction(f"{DOING[kind]} needs '{key}'.")
+    kind, actor = check_move(action, FIELDS, DOING, state["seats"], example='{"type": "search", "supply": "axe"}',
+                             offer="isn't something you can do at Camp Crystal Lake; on your turn you can search, "
+                                   "play a Fear Card or return to the Cabin.",
+                             missing=lambda kind, key: f"{DOING[kind]} needs '{key}'.")
     if state["phase"] == "over":
         raise IllegalAction("Help has arrived: the five nights are over.")
     if kind in HOST_ONLY:

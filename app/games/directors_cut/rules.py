@@ -12,6 +12,7 @@ from typing import Any
 
 from ...dice import DiceError
 from ..contract import Event, IllegalAction, Outcome
+from ..moves import check_move
 from . import odds
 from .medical_office import revive, revive_options
 from .nights import Night, night_of
@@ -188,27 +189,18 @@ def _start_freddy(state: dict[str, Any], events: list[Event]) -> bool:
 
 # ---- apply ----------------------------------------------------------------------------------------------------------
 
+def _needs(kind: str, key: str) -> str:
+    """What a revive sent without its guard or office is missing (the only move with needed fields)."""
+    return (f"{DOING[kind]} needs '{key}': name the dead guard and the guards in the Medical Office, "
+            'like {"guard": 2, "office": [1]}.')
+
+
 def apply(state: dict[str, Any], action: dict[str, Any], rng: Any) -> tuple[dict[str, Any], list[Event]]:
     """Check the action completely against the question asked, then return a changed copy and the night's story."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction('An action needs a type, like {"type": "roll"}.')
-    kind = action["type"]
-    if kind not in FIELDS:
-        raise IllegalAction(f"'{kind[:40]}' isn't a move in Director's Cut; you can roll, answer the question "
-                            "on screen, or revive a guard in the Medical Office.")
-    needed, allowed = FIELDS[kind]
-    for key in action:
-        if key not in ("type", "seat", *needed, *allowed):
-            raise IllegalAction(f"{DOING[kind]} doesn't take '{str(key)[:40]}'.")
-    for key in needed:
-        if key not in action:
-            raise IllegalAction(f"{DOING[kind]} needs '{key}': name the dead guard and the guards in the "
-                                "Medical Office, like {\"guard\": 2, \"office\": [1]}.")
-    if "seat" not in action:
-        raise IllegalAction("That action doesn't say who is acting.")
-    actor = action["seat"]
-    if actor is not None and (isinstance(actor, bool) or not isinstance(actor, int) or actor not in state["seats"]):
-        raise IllegalAction(f"There is no seat {str(actor)[:20]} at this table.")
+    kind, actor = check_move(action, FIELDS, DOING, state["seats"], example='{"type": "roll"}',
+                             offer="isn't a move in Director's Cut; you can roll, answer the question on screen, "
+                                   "or revive a guard in the Medical Office.",
+                             missing=_needs)
     ask = state["ask"]
     if ask is None:
         raise IllegalAction("The night is over; nothing more can be done.")

@@ -10,6 +10,7 @@ import copy
 from typing import Any
 
 from ..contract import Event, IllegalAction, Outcome
+from ..moves import check_move
 from . import combat
 from .keywords import combat_reminders
 
@@ -120,24 +121,10 @@ def _flag(action: dict[str, Any], key: str, what: str) -> bool:
 
 def _check_shape(state: dict[str, Any], action: Any) -> tuple[str, int | None]:
     """The action's type and acting seat, after refusing anything malformed or from a player who is out."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction('An action needs a type, like {"type": "next-phase"}.')
-    kind = action["type"]
-    if kind not in FIELDS:
-        raise IllegalAction(f"'{kind[:40]}' isn't a Flipside move here; you can change Health, Power, Remnant, "
-                            "the Graveyard or the deck, step through the phases, or resolve an attack.")
-    needed, allowed = FIELDS[kind]
-    for key in action:
-        if key not in ("type", "seat", *needed, *allowed):
-            raise IllegalAction(f"{DOING[kind]} doesn't take '{str(key)[:40]}'.")
-    if "seat" not in action:
-        raise IllegalAction("That action doesn't say who is acting.")
-    for key in needed:
-        if key not in action:
-            raise IllegalAction(ASK[key])
-    actor = action["seat"]
-    if actor is not None and (isinstance(actor, bool) or not isinstance(actor, int) or actor not in state["seats"]):
-        raise IllegalAction(f"There is no seat {actor!r} at this table.")
+    kind, actor = check_move(action, FIELDS, DOING, state["seats"], example='{"type": "next-phase"}',
+                             offer="isn't a Flipside move here; you can change Health, Power, Remnant, the "
+                                   "Graveyard or the deck, step through the phases, or resolve an attack.",
+                             missing=ASK)
     if actor is not None and _out(state, actor):
         raise IllegalAction(f"Player {actor} is out of the game (0 Health) and can't act any more; if that was a "
                             "mistake, the host can undo the move that put them out.")

@@ -16,6 +16,7 @@ from typing import Any
 
 from ...dice import DiceError
 from ..contract import Event, IllegalAction, Outcome
+from ..moves import check_move
 from .guard_bag import GUARD, MISS, as_percent, bag_tokens, capture_chance
 
 FORM_NUMBERS = frozenset({"room", "steps", "guards"})
@@ -140,24 +141,9 @@ def _bag_text(bag: dict[str, int]) -> str:
 
 def apply(state: dict[str, Any], action: dict[str, Any], rng: Any) -> tuple[dict[str, Any], list[Event]]:
     """Check the action completely, then return a changed copy of the state and what the log should say."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction('An action needs a type, like {"type": "end-turn"}.')
-    kind = action["type"]
-    if kind not in FIELDS:
-        raise IllegalAction(f"'{kind[:40]}' isn't a move in Night of Frights; you can place items, take an action, "
-                            "spend items, try to capture, draw from the bag or pass the turn.")
-    needed, allowed = FIELDS[kind]
-    for key in action:
-        if key not in ("type", "seat", *needed, *allowed):
-            raise IllegalAction(f"{DOING[kind]} doesn't take '{str(key)[:40]}'.")
-    if "seat" not in action:
-        raise IllegalAction("That action doesn't say who is acting.")
-    for key in needed:
-        if key not in action:
-            raise IllegalAction(ASK[key])
-    actor = action["seat"]
-    if actor is not None and (isinstance(actor, bool) or not isinstance(actor, int) or actor not in state["seats"]):
-        raise IllegalAction(f"There is no seat {str(actor)[:20]!r} at this table.")
+    kind, actor = check_move(action, FIELDS, DOING, state["seats"], example='{"type": "end-turn"}',
+                             offer="isn't a move in Night of Frights; you can place items, take an action, spend "
+                                   "items, try to capture, draw from the bag or pass the turn.", missing=ASK)
     if state["winner"] is not None or state["escaped"]:
         raise IllegalAction("The night is over; nothing more can happen at this table.")
     if kind == "first-player":

@@ -14,6 +14,7 @@ from typing import Any
 
 from ...dice import DiceError
 from ..contract import Event, IllegalAction, Outcome
+from ..moves import check_move
 from . import power as power_math
 
 FORM_NUMBERS = frozenset({"cards", "depletion", "die1", "die2"})
@@ -139,24 +140,11 @@ def name_of(state: dict[str, Any], seat: int) -> str:
 
 def apply(state: dict[str, Any], action: dict[str, Any], rng: Any) -> tuple[dict[str, Any], list[Event]]:
     """Check the action completely, then return a changed copy of the state and what the log should say."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction('An action needs a type, like {"type": "advance-time"}.')
-    kind = action["type"]
-    if kind not in FIELDS:
-        raise IllegalAction(f"'{kind[:40]}' isn't a move in Survive 'Til 6AM; you can advance time, finish flipping "
-                            "the cameras, react, or say an animatronic reached an Office.")
-    needed, allowed = FIELDS[kind]
-    for key in action:
-        if key not in ("type", "seat", *needed, *allowed):
-            raise IllegalAction(f"{DOING[kind]} doesn't take '{str(key)[:40]}'.")
-    if "seat" not in action:
-        raise IllegalAction("That action doesn't say who is acting.")
-    if "cards" in needed and "cards" not in action:
-        raise IllegalAction("Say how many cards you react to: 0, 1 or 2.")
-    actor = action["seat"]
-    if actor is not None and (isinstance(actor, bool) or not isinstance(actor, int) or actor not in state["seats"]):
-        shown = actor if isinstance(actor, int) and not isinstance(actor, bool) else repr(actor)[:20]
-        raise IllegalAction(f"There is no guard at seat {shown} at this table.")
+    kind, actor = check_move(action, FIELDS, DOING, state["seats"], example='{"type": "advance-time"}',
+                             offer="isn't a move in Survive 'Til 6AM; you can advance time, finish flipping the "
+                                   "cameras, react, or say an animatronic reached an Office.",
+                             missing={"cards": "Say how many cards you react to: 0, 1 or 2."},
+                             no_seat="There is no guard at seat {seat} at this table.")
     ended = _ended(state)
     if ended:
         raise IllegalAction(ended)

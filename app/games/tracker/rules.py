@@ -12,6 +12,7 @@ from typing import Any
 
 from ...dice import DiceError, parse
 from ..contract import Event, IllegalAction, Outcome
+from ..moves import check_move
 from ..options import COUNTER_LIMIT  # how far a counter without a minimum or maximum may go
 
 MAX_STEP = 10**6  # the most one adjustment may change a counter by
@@ -57,24 +58,9 @@ def new_state(seats: list[int], options: dict[str, Any], profile: dict[str, Any]
 
 def apply(state: dict[str, Any], action: dict[str, Any], rng: Any) -> tuple[dict[str, Any], list[Event]]:
     """Check the action completely, then return a changed copy of the state and what the log should say."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction('An action needs a type, like {"type": "next-round"}.')
-    kind = action["type"]
-    if kind not in FIELDS:
-        raise IllegalAction(f"'{kind[:40]}' isn't something you can do at this table; you can change or set a "
-                            "counter, start the next round, or roll dice.")
-    needed, allowed = FIELDS[kind]
-    for key in action:
-        if key not in ("type", "seat", *needed, *allowed):
-            raise IllegalAction(f"{DOING[kind]} doesn't take '{str(key)[:40]}'.")
-    if "seat" not in action:
-        raise IllegalAction("That action doesn't say who is acting.")
-    for key in needed:
-        if key not in action:
-            raise IllegalAction(ASK[key])
-    actor = action["seat"]
-    if actor is not None and (isinstance(actor, bool) or not isinstance(actor, int) or actor not in state["seats"]):
-        raise IllegalAction(f"There is no seat {actor!r} at this table.")
+    kind, actor = check_move(action, FIELDS, DOING, state["seats"], example='{"type": "next-round"}',
+                             offer="isn't something you can do at this table; you can change or set a counter, "
+                                   "start the next round, or roll dice.", missing=ASK)
     if kind in ("adjust", "set"):
         return _change_counter(state, action, actor)
     if kind == "next-round":
