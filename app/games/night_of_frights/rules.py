@@ -186,21 +186,29 @@ def _turn_seat(state: dict[str, Any], actor: int | None, kind: str) -> int:
     return turn
 
 
+def _named_seat(state: dict[str, Any], action: dict[str, Any], actor: int | None, missing: str, how: str,
+                own_only: str) -> int:
+    """The seat a move names in `whose`: a phone names only itself, the host must name someone ({name} in own_only)."""
+    whose = action.get("whose")
+    if whose is None:
+        if actor is None:
+            raise IllegalAction(missing)
+        whose = actor
+    whose = _whole(whose, how)
+    if whose not in state["seats"]:
+        raise IllegalAction(f"There is no seat {whose} at this table.")
+    if actor is not None and whose != actor:
+        raise IllegalAction(own_only.format(name=_name(state, whose)))
+    return whose
+
+
 def _first_player(state: dict[str, Any], action: dict[str, Any], actor: int | None):
     """'The player who most recently ate pizza will take the first turn. Give them four Action tokens.'"""
     if state["turn"] is not None:
         raise IllegalAction(f"The first turn has been taken already; it is {_name(state, state['turn'])}'s turn.")
-    whose = action.get("whose")
-    if whose is None:
-        if actor is None:
-            raise IllegalAction("Say who most recently ate pizza: they take the first turn.")
-        whose = actor
-    whose = _whole(whose, "Say who goes first by seat number, like 2.")
-    if whose not in state["seats"]:
-        raise IllegalAction(f"There is no seat {whose} at this table.")
-    if actor is not None and whose != actor:
-        raise IllegalAction("You can say only that you ate pizza most recently; "
-                            f"the host can pick {_name(state, whose)}.")
+    whose = _named_seat(state, action, actor, "Say who most recently ate pizza: they take the first turn.",
+                        "Say who goes first by seat number, like 2.",
+                        "You can say only that you ate pizza most recently; the host can pick {name}.")
     after = copy.deepcopy(state)
     _start_turn(after, whose)
     return after, [Event(f"{_name(state, whose)} most recently ate pizza and takes the first turn with "
@@ -450,16 +458,9 @@ def _party_time(state: dict[str, Any], action: dict[str, Any], actor: int | None
             raise IllegalAction(f"Too late: nobody shouted party time before {_name(state, turn)} placed two items.")
         raise IllegalAction("Party time! works only when the player whose turn it is took an action before "
                             "placing two items.")
-    whose = action.get("whose")
-    if whose is None:
-        if actor is None:
-            raise IllegalAction("Say who shouted party time first.")
-        whose = actor
-    whose = _whole(whose, "Say who shouted party time by seat number, like 2.")
-    if whose not in state["seats"]:
-        raise IllegalAction(f"There is no seat {whose} at this table.")
-    if actor is not None and whose != actor:
-        raise IllegalAction("You can shout party time only for yourself.")
+    whose = _named_seat(state, action, actor, "Say who shouted party time first.",
+                        "Say who shouted party time by seat number, like 2.",
+                        "You can shout party time only for yourself.")
     if whose == turn:
         raise IllegalAction("Only another player can shout party time on your turn.")
     after = copy.deepcopy(state)
