@@ -125,13 +125,19 @@ def test_a_refused_form_move_shows_its_sentence_and_changes_nothing(app, client,
     assert snapshot(app) == before
 
 
-def test_the_game_ends_when_an_animatronic_reaches_an_office(app, client, phone):
+def in_phase_three(app, client, phone):
+    """A seated two-guard table at 12:00 AM where both guards reacted to nothing: Phase Three, Offices in danger."""
     bo = app.test_client()
     code = seated_table(client, phone, bo)
     for fields in ({"type": "advance-time"}, {"type": "cameras-flipped"}):
         post_move(client, code, f"/t/{code}", **fields)
     post_move(phone, code, f"/t/{code}/seats/1", type="react", cards="0")
     post_move(bo, code, f"/t/{code}/seats/2", type="react", cards="0")
+    return code, bo
+
+
+def test_the_game_ends_when_an_animatronic_reaches_an_office(app, client, phone):
+    code, bo = in_phase_three(app, client, phone)
     host = flat(client.get(f"/t/{code}"))
     assert "An animatronic reached an Office" in host and "Into Purple's Office" in host
     assert "Both in danger? Report the Office reached first, resolving in Phase Two's order (Orange, then Purple)" \
@@ -257,12 +263,7 @@ def test_the_last_round_button_says_it_ends_the_night_and_6_00_am_is_logged_once
 
 def test_the_host_can_undo_an_office_reported_by_mistake(app, client, phone):
     """A mistaken 'Into Purple's Office' tap is not final: the host's undo brings back Phase Three."""
-    bo = app.test_client()
-    code = seated_table(client, phone, bo)
-    for fields in ({"type": "advance-time"}, {"type": "cameras-flipped"}):
-        post_move(client, code, f"/t/{code}", **fields)
-    post_move(phone, code, f"/t/{code}/seats/1", type="react", cards="0")
-    post_move(bo, code, f"/t/{code}/seats/2", type="react", cards="0")
+    code, bo = in_phase_three(app, client, phone)
     assert post_move(client, code, f"/t/{code}", type="office", whose="2").status_code == 200
     assert "Purple loses and Orange wins" in flat(client.get(f"/t/{code}"))
     page = client.get(f"/t/{code}").get_data(as_text=True)
