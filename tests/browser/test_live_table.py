@@ -121,3 +121,38 @@ def test_someone_elses_move_keeps_what_a_player_is_typing_and_quick_taps_all_cou
         expect(page.locator(".counter-card", has_text="Doom").locator(".counter-value")).to_have_text("6")
     unexpected = [problem for problem in screens.problems if "status of 4" not in problem]
     assert not unexpected, unexpected
+
+
+def test_taps_queued_on_a_slow_network_all_count_while_another_players_move_refreshes_the_screen(live_server, screens):
+    """htmx forgets an element's queued requests when a swap re-initialises it; the tapped form must never be."""
+    from playwright.sync_api import expect
+
+    host = screens(HOST)
+    join_url = new_table(host, live_server, "tracker",
+                         {"Players": "2", "Counters": "Doom, shared, 0, 50, 0\nHealth, each, 0, 20, 20"})
+    ann, bo = screens(PHONE), screens(PHONE)
+    join(ann, join_url, "Ann")
+    join(bo, join_url, "Bo")
+    expect(bo.locator(".live-status .live-on")).to_be_visible()
+    network = bo.context.new_cdp_session(bo)  # a phone at the far end of the house's Wi-Fi
+    network.send("Network.enable")
+    network.send("Network.emulateNetworkConditions",
+                 {"offline": False, "latency": 300, "downloadThroughput": -1, "uploadThroughput": -1})
+
+    taps = []
+    bo.on("request", lambda request: taps.append(request.url) if request.method == "POST" else None)
+    plus = bo.get_by_role("button", name="Add 1 to Doom")
+    for tap in range(5):
+        plus.click(delay=0, no_wait_after=True)
+        if tap == 1:  # Ann moves while Bo's taps wait their turn: Bo's screen refreshes under them
+            ann.get_by_role("button", name="Take 1 from Health").click()
+    expect(bo.locator("#sending")).to_have_class(re.compile(r"htmx-request"))
+    expect(bo.locator("#sending")).to_be_visible()
+    shoot(bo, "live-phone-sending")
+    for page in (bo, ann, host):
+        doom = page.locator(".counter-card", has_text="Doom").locator(".counter-value")
+        expect(doom).to_have_text("5", timeout=20_000)
+    assert len(taps) == 5, taps
+    expect(bo.locator("#sending")).not_to_have_class(re.compile(r"htmx-request"))
+    unexpected = [problem for problem in screens.problems if "status of 4" not in problem]
+    assert not unexpected, unexpected
