@@ -49,6 +49,17 @@
     if (flash) { flash.textContent = ""; shownAt = 0; }
   });
 
+  // Answers can cross on a slow network: an older picture of the table never replaces a newer one. (Every move raises
+  // the version, undo included; a refresh for seats coming and going keeps it, so an equal version still swaps.)
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var live = document.getElementById("live");
+    if (!live || event.detail.target !== live || !event.detail.shouldSwap) { return; }
+    var incoming = /data-version="(\d+)"/.exec(event.detail.serverResponse || "");
+    if (incoming && Number(incoming[1]) < Number(live.getAttribute("data-version"))) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
   // A refusal stays on screen until the person acts again, or until the table has moved on for a few seconds.
   document.addEventListener("htmx:afterSwap", function (event) {
     var target = event.detail.target;

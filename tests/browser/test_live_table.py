@@ -156,3 +156,43 @@ def test_taps_queued_on_a_slow_network_all_count_while_another_players_move_refr
     expect(bo.locator("#sending")).not_to_have_class(re.compile(r"htmx-request"))
     unexpected = [problem for problem in screens.problems if "status of 4" not in problem]
     assert not unexpected, unexpected
+
+
+def test_an_older_answer_arriving_late_never_turns_the_screen_back(live_server, screens):
+    """A refresh answered before my tap but delivered after it must not undo my tap on my own screen."""
+    from playwright.sync_api import expect
+
+    host = screens(HOST)
+    join_url = new_table(host, live_server, "tracker", {"Players": "2", "Counters": "Doom, shared, 0, 50, 0"})
+    ann, bo = screens(PHONE), screens(PHONE)
+    join(ann, join_url, "Ann")
+    join(bo, join_url, "Bo")
+    expect(bo.locator(".live-status .live-on")).to_be_visible()
+
+    held = []  # Bo's next refresh, answered by the server now and delivered when the test says
+
+    def hold(route):
+        if held or route.request.method != "GET":
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    bo.route("**/live*", hold)
+    ann.get_by_role("button", name="Add 1 to Doom").click()  # Bo's screen asks for the new picture: Doom 1
+    for _ in range(100):
+        if held:
+            break
+        bo.wait_for_timeout(100)
+    assert held, "Bo's screen never asked for the table after Ann's move"
+    bo.get_by_role("button", name="Add 1 to Doom").click()
+    doom = bo.locator(".counter-card", has_text="Doom").locator(".counter-value")
+    expect(doom).to_have_text("2")
+
+    bo.evaluate("() => { window.lateAnswers = 0; document.addEventListener('htmx:afterRequest', () => lateAnswers++) }")
+    route, answer = held[0]
+    route.fulfill(response=answer)  # the picture with Doom at 1 arrives last
+    bo.wait_for_function("() => window.lateAnswers > 0")
+    bo.wait_for_timeout(300)  # a swap would have happened by now
+    expect(doom).to_have_text("2")
+    ann.get_by_role("button", name="Add 1 to Doom").click()  # and the screen still follows the table
+    expect(doom).to_have_text("3")
