@@ -111,7 +111,7 @@ def measure(client, slug: str, spec, args, rng: random.Random) -> tuple[int, int
     phone = {"Authorization": f"Bearer {tokens[0]}"}
     body = client.get(f"/t/{code}/live", headers=phone).get_data(as_text=True)
     version = body.split('data-version="', 1)[1].split('"', 1)[0]
-    presence = body.split("p=", 1)[1].split('"', 1)[0].split("&", 1)[0]
+    presence = body.split('data-presence="', 1)[1].split('"', 1)[0]
     current = f"/t/{code}/live?v={version}&p={presence}"
     state = _state(table)
     figures = {

@@ -35,8 +35,8 @@ LOST_AFTER = 10.0  # a move not shown on all its table's phones within this many
 GOAL_PROPAGATION_P95_MS = 300.0
 KEEPALIVE_IDLE = 1.5  # gunicorn closes an idle keep-alive connection after 2 s; reopen ours before that
 
-VERSION_RE = re.compile(rb'data-version="(\d+)"')
 HXGET_RE = re.compile(rb'hx-get="([^"]*)"')
+SHOWN_RE = re.compile(rb'data-version="(\d+)" data-presence="([^"]*)"')  # what live.js adds to each refresh
 
 
 # ---- numbers -----------------------------------------------------------------------------------------------------
@@ -320,7 +320,7 @@ class Bench:
                 writer.close()
 
     async def fetch_live(self, phone: Phone) -> None:
-        """GET the phone's current hx-get URL, as htmx does on a signal; 200 carries a new version and URL."""
+        """GET the phone's region with the version it shows, as live.js does on a signal; 200 carries a new version."""
         started = time.perf_counter()
         try:
             status, _, body = await phone.conn.request("GET", phone.live_url, phone.auth)
@@ -343,12 +343,14 @@ class Bench:
         self.fetch["200"] += 1
         head = body[:4000]
         url = HXGET_RE.search(head)
-        version = VERSION_RE.search(head)
-        if url is None or version is None:
+        shown = SHOWN_RE.search(head)
+        if url is None or shown is None:
             self.fetch["other"] += 1
             return
-        phone.live_url = url.group(1).decode().replace("&amp;", "&")
-        self.saw(phone, int(version.group(1)), now)
+        base = url.group(1).decode().replace("&amp;", "&")
+        joiner = "&" if "?" in base else "?"
+        phone.live_url = f"{base}{joiner}v={shown.group(1).decode()}&p={shown.group(2).decode()}"
+        self.saw(phone, int(shown.group(1)), now)
 
     def saw(self, phone: Phone, version: int, now: float) -> None:
         if version <= phone.version:

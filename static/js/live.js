@@ -49,13 +49,29 @@
     if (flash) { flash.textContent = ""; shownAt = 0; }
   });
 
+  // A refresh says which picture this screen shows, read when it leaves (not kept in #live's attributes: htmx would
+  // re-initialise #live on every change and forget the refresh queued behind the one in flight).
+  function shown(live) {
+    var state = live && live.querySelector(".live-state");
+    return state ? {version: state.getAttribute("data-version"), presence: state.getAttribute("data-presence")} : null;
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var live = event.detail.elt;
+    var state = live && live.id === "live" && event.detail.verb === "get" ? shown(live) : null;
+    if (!state) { return; }
+    event.detail.parameters.v = state.version;
+    event.detail.parameters.p = state.presence;
+  });
+
   // Answers can cross on a slow network: an older picture of the table never replaces a newer one. (Every move raises
   // the version, undo included; a refresh for seats coming and going keeps it, so an equal version still swaps.)
   document.addEventListener("htmx:beforeSwap", function (event) {
     var live = document.getElementById("live");
-    if (!live || event.detail.target !== live || !event.detail.shouldSwap) { return; }
+    var state = event.detail.target === live && event.detail.shouldSwap ? shown(live) : null;
+    if (!state) { return; }
     var incoming = /data-version="(\d+)"/.exec(event.detail.serverResponse || "");
-    if (incoming && Number(incoming[1]) < Number(live.getAttribute("data-version"))) {
+    if (incoming && Number(incoming[1]) < Number(state.version)) {
       event.detail.shouldSwap = false;
     }
   });

@@ -196,3 +196,58 @@ def test_an_older_answer_arriving_late_never_turns_the_screen_back(live_server, 
     expect(doom).to_have_text("2")
     ann.get_by_role("button", name="Add 1 to Doom").click()  # and the screen still follows the table
     expect(doom).to_have_text("3")
+
+
+def test_a_move_announced_while_the_screen_is_still_fetching_the_last_one_is_not_missed(live_server, screens):
+    """htmx queues the second refresh behind the first; the first's answer must not throw that queue away."""
+    from playwright.sync_api import expect
+
+    host = screens(HOST)
+    join_url = new_table(host, live_server, "tracker", {"Players": "2", "Counters": "Doom, shared, 0, 50, 0"})
+    ann, bo = screens(PHONE), screens(PHONE)
+    join(ann, join_url, "Ann")
+    join(bo, join_url, "Bo")
+    expect(bo.locator(".live-status .live-on")).to_be_visible()
+
+    held = []  # Bo's first refresh after Ann's move, answered now and delivered when the test says
+
+    def hold(route):
+        if held or route.request.method != "GET":
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    bo.route("**/live*", hold)
+    ann.get_by_role("button", name="Add 1 to Doom").click()
+    for _ in range(100):
+        if held:
+            break
+        bo.wait_for_timeout(100)
+    assert held, "Bo's screen never asked for the table after Ann's move"
+    ann.get_by_role("button", name="Add 1 to Doom").click()  # announced while Bo's first refresh is on its way
+    expect(ann.locator(".counter-card", has_text="Doom").locator(".counter-value")).to_have_text("2")
+    bo.wait_for_timeout(500)  # the announcement reaches Bo and waits behind the refresh in flight
+    route, answer = held[0]
+    route.fulfill(response=answer)  # Doom 1 arrives; the waiting refresh must follow with Doom 2
+    expect(bo.locator(".counter-card", has_text="Doom").locator(".counter-value")).to_have_text("2")
+
+
+def test_each_move_costs_a_watching_screen_one_fresh_picture(live_server, screens):
+    """A refresh carries the version the screen shows, so the server renders a move once per screen, then says 204."""
+    from playwright.sync_api import expect
+
+    host = screens(HOST)
+    join_url = new_table(host, live_server, "tracker", {"Players": "2", "Counters": "Doom, shared, 0, 50, 0"})
+    ann, bo = screens(PHONE), screens(PHONE)
+    join(ann, join_url, "Ann")
+    join(bo, join_url, "Bo")
+    expect(bo.locator(".live-status .live-on")).to_be_visible()
+    bo.wait_for_timeout(500)  # the joins' refreshes are done
+    refreshes = []
+    bo.on("response", lambda response: refreshes.append(response.status) if "/live" in response.url else None)
+    for doom in (1, 2, 3):
+        ann.get_by_role("button", name="Add 1 to Doom").click()
+        expect(bo.locator(".counter-card", has_text="Doom").locator(".counter-value")).to_have_text(str(doom))
+    bo.wait_for_timeout(500)
+    assert refreshes.count(200) == 3, refreshes
+    assert set(refreshes) <= {200, 204}, refreshes

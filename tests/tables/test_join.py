@@ -173,8 +173,8 @@ def test_the_host_seats_a_player_without_a_phone_and_plays_for_them(client):
 def test_the_live_region_answers_204_while_nothing_changed(client, phone):
     code, key = host_table(client, players="2")
     current = client.get(f"/t/{code}/live")
-    polled = re.search(r'hx-get="(/t/[^"]+/live\?[^"]+)"', current.get_data(as_text=True)).group(1)
-    polled = polled.replace("&amp;", "&")
+    shown = re.search(r'data-version="(\d+)" data-presence="([^"]*)"', current.get_data(as_text=True))
+    polled = f"/t/{code}/live?v={shown.group(1)}&p={shown.group(2)}"  # what live.js sends with each refresh
     assert client.get(polled).status_code == 204
     join_form(phone, code, key, "Alice")
     changed = client.get(polled)
