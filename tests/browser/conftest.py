@@ -74,6 +74,12 @@ def shoot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+def page_width(page) -> int:
+    """How wide the page lays out once its stylesheets are in (measured earlier, an unstyled form can be wider)."""
+    page.wait_for_load_state("load")
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
 def field(page, label: str):
     """The form field labelled exactly `label`, or else the one whose label starts with it (a badge may follow)."""
     exact = page.get_by_label(label, exact=True)

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import HOST, PHONE, join, new_table, shoot
+from tests.browser.conftest import HOST, PHONE, join, new_table, page_width, shoot
 from tests.browser.test_join_by_qr import serious_violations
 
 pytestmark = pytest.mark.browser
@@ -73,7 +73,7 @@ def test_three_phones_and_a_host_play_a_night_to_its_drop_off(live_server, scree
 
     for page, name in ((host, "crystal-lake-host"), (ann, "crystal-lake-phone")):
         assert serious_violations(page) == [], name
-        assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+        assert page_width(page) <= page.viewport_size["width"]
         shoot(page, name)
     unexpected = [problem for problem in screens.problems if "status of 422" not in problem]
     assert not unexpected, unexpected
@@ -91,6 +91,6 @@ def test_the_calculator_works_on_a_phone(live_server, screens):
     phone.get_by_role("button", name="Score it").click()
     expect(phone.locator(".cl-result-total")).to_contain_text("30 points")
     expect(phone.locator(".cl-result")).to_contain_text("4 Gasoline: Cleavers doubled, 2 x 8 = 16")
-    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page_width(phone) <= 390
     assert serious_violations(phone) == []
     shoot(phone, "crystal-lake-calculator")

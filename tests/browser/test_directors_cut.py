@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import HOST, PHONE, join, new_table, shoot
+from tests.browser.conftest import HOST, PHONE, join, new_table, page_width, shoot
 from tests.browser.test_join_by_qr import serious_violations
 
 pytestmark = pytest.mark.browser
@@ -39,7 +39,7 @@ def test_the_host_drives_a_full_turn_and_a_guards_phone_answers_an_attack(live_s
     expect(ann.locator(".dc-ask-mine")).to_contain_text("Bonnie attacks Guard 1: roll your die (d8); odd dies.")
     expect(ann.locator(".dc-survive")).to_contain_text("50%")
     expect(host.locator(".dc-ask-title")).to_have_text("Waiting for Guard 1 (Ann)")
-    assert ann.evaluate("document.documentElement.scrollWidth") <= 390  # nothing scrolls sideways on the phone
+    assert page_width(ann) <= 390  # nothing scrolls sideways on the phone
     shoot(ann, "directors-cut-phone-attacked")
     shoot(host, "directors-cut-host-attack")
     ann.get_by_role("button", name="Roll my die (d8)").click()

@@ -5,7 +5,7 @@ import io
 import pytest
 from PIL import Image
 
-from tests.browser.conftest import HOST, PHONE, shoot
+from tests.browser.conftest import HOST, PHONE, page_width, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -103,7 +103,7 @@ def test_the_home_setup_and_error_pages_work_at_phone_size(live_server, screens)
     phone.goto(live_server + "/new/directors-cut")
     expect(phone.get_by_label("Night", exact=True)).to_be_visible()
     assert serious_violations(phone) == []
-    width = phone.evaluate("document.documentElement.scrollWidth")
+    width = page_width(phone)
     assert width <= 390, f"the setup page scrolls sideways on a phone ({width}px)"
     shoot(phone, "setup-phone")
     phone.goto(live_server + "/j/ZZZZZ?k=AAAAAAAA")
@@ -124,7 +124,7 @@ def test_host_and_join_pages_fit_from_a_small_phone_to_a_tv(live_server, screens
     page.wait_for_url("**/t/*")
     key = page.locator(".join-key").inner_text().replace(" ", "")
     code = page.url.rsplit("/", 1)[-1]
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page_width(page) <= width
     qr = page.locator(".qr-frame").bounding_box()
     if width >= 1920:
         assert qr["height"] >= 0.6 * height, qr
@@ -133,7 +133,7 @@ def test_host_and_join_pages_fit_from_a_small_phone_to_a_tv(live_server, screens
     shoot(page, f"host-{width}")
     page.goto(f"{live_server}/j/{code}?k={key}")
     expect(page.get_by_role("button", name="Take my seat")).to_be_visible()
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page_width(page) <= width
     button = page.get_by_role("button", name="Take my seat").bounding_box()
     assert button["height"] >= 44  # a fingertip
     shoot(page, f"join-{width}")

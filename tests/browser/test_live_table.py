@@ -10,6 +10,47 @@ from tests.browser.test_join_by_qr import serious_violations
 pytestmark = pytest.mark.browser
 
 
+DOOM = "Doom, shared, 0, 50, 0"
+
+
+def ann_and_bo(live_server, screens, counters=DOOM):
+    """A tracker table on the host screen with Ann's and Bo's phones seated and hearing it live."""
+    from playwright.sync_api import expect
+
+    host = screens(HOST)
+    join_url = new_table(host, live_server, "tracker", {"Players": "2", "Counters": counters})
+    ann, bo = screens(PHONE), screens(PHONE)
+    join(ann, join_url, "Ann")
+    join(bo, join_url, "Bo")
+    expect(bo.locator(".live-status .live-on")).to_be_visible()
+    return host, ann, bo
+
+
+def hold_next_refresh(page, move):
+    """Make `move`, and keep the refresh it sets off on `page`: answered by the server now, delivered when told."""
+    held = []
+
+    def hold(route):
+        if held or route.request.method != "GET":
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    page.route("**/live*", hold)
+    move()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the screen never asked for the table after the move"
+    route, answer = held[0]
+    return lambda: route.fulfill(response=answer)
+
+
+def doom_on(page):
+    return page.locator(".counter-card", has_text="Doom").locator(".counter-value")
+
+
 def test_a_tap_on_one_phone_shows_on_the_other_and_on_the_host_screen(live_server, screens):
     from playwright.sync_api import expect
 
@@ -87,12 +128,7 @@ def test_a_phone_whose_stream_is_blocked_falls_back_to_polling(live_server, scre
 def test_someone_elses_move_keeps_what_a_player_is_typing_and_quick_taps_all_count(live_server, screens):
     from playwright.sync_api import expect
 
-    host = screens(HOST)
-    join_url = new_table(host, live_server, "tracker",
-                         {"Players": "2", "Counters": "Doom, shared, 0, 50, 0\nHealth, each, 0, 20, 20"})
-    ann, bo = screens(PHONE), screens(PHONE)
-    join(ann, join_url, "Ann")
-    join(bo, join_url, "Bo")
+    host, ann, bo = ann_and_bo(live_server, screens, DOOM + "\nHealth, each, 0, 20, 20")
     expect(ann.locator(".live-status .live-on")).to_be_visible()
 
     ann.get_by_text("Other dice, or enter a real roll").click()
@@ -127,13 +163,7 @@ def test_taps_queued_on_a_slow_network_all_count_while_another_players_move_refr
     """htmx forgets an element's queued requests when a swap re-initialises it; the tapped form must never be."""
     from playwright.sync_api import expect
 
-    host = screens(HOST)
-    join_url = new_table(host, live_server, "tracker",
-                         {"Players": "2", "Counters": "Doom, shared, 0, 50, 0\nHealth, each, 0, 20, 20"})
-    ann, bo = screens(PHONE), screens(PHONE)
-    join(ann, join_url, "Ann")
-    join(bo, join_url, "Bo")
-    expect(bo.locator(".live-status .live-on")).to_be_visible()
+    host, ann, bo = ann_and_bo(live_server, screens, DOOM + "\nHealth, each, 0, 20, 20")
     network = bo.context.new_cdp_session(bo)  # a phone at the far end of the house's Wi-Fi
     network.send("Network.enable")
     network.send("Network.emulateNetworkConditions",
@@ -150,8 +180,7 @@ def test_taps_queued_on_a_slow_network_all_count_while_another_players_move_refr
     expect(bo.locator("#sending")).to_be_visible()
     shoot(bo, "live-phone-sending")
     for page in (bo, ann, host):
-        doom = page.locator(".counter-card", has_text="Doom").locator(".counter-value")
-        expect(doom).to_have_text("5", timeout=20_000)
+        expect(doom_on(page)).to_have_text("5", timeout=20_000)
     assert len(taps) == 5, taps
     expect(bo.locator("#sending")).not_to_have_class(re.compile(r"htmx-request"))
     unexpected = [problem for problem in screens.problems if "status of 4" not in problem]
@@ -162,92 +191,44 @@ def test_an_older_answer_arriving_late_never_turns_the_screen_back(live_server, 
     """A refresh answered before my tap but delivered after it must not undo my tap on my own screen."""
     from playwright.sync_api import expect
 
-    host = screens(HOST)
-    join_url = new_table(host, live_server, "tracker", {"Players": "2", "Counters": "Doom, shared, 0, 50, 0"})
-    ann, bo = screens(PHONE), screens(PHONE)
-    join(ann, join_url, "Ann")
-    join(bo, join_url, "Bo")
-    expect(bo.locator(".live-status .live-on")).to_be_visible()
-
-    held = []  # Bo's next refresh, answered by the server now and delivered when the test says
-
-    def hold(route):
-        if held or route.request.method != "GET":
-            route.continue_()
-        else:
-            held.append((route, route.fetch()))
-
-    bo.route("**/live*", hold)
-    ann.get_by_role("button", name="Add 1 to Doom").click()  # Bo's screen asks for the new picture: Doom 1
-    for _ in range(100):
-        if held:
-            break
-        bo.wait_for_timeout(100)
-    assert held, "Bo's screen never asked for the table after Ann's move"
+    _, ann, bo = ann_and_bo(live_server, screens)
+    deliver = hold_next_refresh(bo, ann.get_by_role("button", name="Add 1 to Doom").click)  # a picture of Doom 1
     bo.get_by_role("button", name="Add 1 to Doom").click()
-    doom = bo.locator(".counter-card", has_text="Doom").locator(".counter-value")
-    expect(doom).to_have_text("2")
+    expect(doom_on(bo)).to_have_text("2")
 
     bo.evaluate("() => { window.lateAnswers = 0; document.addEventListener('htmx:afterRequest', () => lateAnswers++) }")
-    route, answer = held[0]
-    route.fulfill(response=answer)  # the picture with Doom at 1 arrives last
+    deliver()  # the picture with Doom at 1 arrives last
     bo.wait_for_function("() => window.lateAnswers > 0")
     bo.wait_for_timeout(300)  # a swap would have happened by now
-    expect(doom).to_have_text("2")
+    expect(doom_on(bo)).to_have_text("2")
     ann.get_by_role("button", name="Add 1 to Doom").click()  # and the screen still follows the table
-    expect(doom).to_have_text("3")
+    expect(doom_on(bo)).to_have_text("3")
 
 
 def test_a_move_announced_while_the_screen_is_still_fetching_the_last_one_is_not_missed(live_server, screens):
     """htmx queues the second refresh behind the first; the first's answer must not throw that queue away."""
     from playwright.sync_api import expect
 
-    host = screens(HOST)
-    join_url = new_table(host, live_server, "tracker", {"Players": "2", "Counters": "Doom, shared, 0, 50, 0"})
-    ann, bo = screens(PHONE), screens(PHONE)
-    join(ann, join_url, "Ann")
-    join(bo, join_url, "Bo")
-    expect(bo.locator(".live-status .live-on")).to_be_visible()
-
-    held = []  # Bo's first refresh after Ann's move, answered now and delivered when the test says
-
-    def hold(route):
-        if held or route.request.method != "GET":
-            route.continue_()
-        else:
-            held.append((route, route.fetch()))
-
-    bo.route("**/live*", hold)
-    ann.get_by_role("button", name="Add 1 to Doom").click()
-    for _ in range(100):
-        if held:
-            break
-        bo.wait_for_timeout(100)
-    assert held, "Bo's screen never asked for the table after Ann's move"
+    _, ann, bo = ann_and_bo(live_server, screens)
+    deliver = hold_next_refresh(bo, ann.get_by_role("button", name="Add 1 to Doom").click)
     ann.get_by_role("button", name="Add 1 to Doom").click()  # announced while Bo's first refresh is on its way
-    expect(ann.locator(".counter-card", has_text="Doom").locator(".counter-value")).to_have_text("2")
+    expect(doom_on(ann)).to_have_text("2")
     bo.wait_for_timeout(500)  # the announcement reaches Bo and waits behind the refresh in flight
-    route, answer = held[0]
-    route.fulfill(response=answer)  # Doom 1 arrives; the waiting refresh must follow with Doom 2
-    expect(bo.locator(".counter-card", has_text="Doom").locator(".counter-value")).to_have_text("2")
+    deliver()  # Doom 1 arrives; the waiting refresh must follow with Doom 2
+    expect(doom_on(bo)).to_have_text("2")
 
 
 def test_each_move_costs_a_watching_screen_one_fresh_picture(live_server, screens):
     """A refresh carries the version the screen shows, so the server renders a move once per screen, then says 204."""
     from playwright.sync_api import expect
 
-    host = screens(HOST)
-    join_url = new_table(host, live_server, "tracker", {"Players": "2", "Counters": "Doom, shared, 0, 50, 0"})
-    ann, bo = screens(PHONE), screens(PHONE)
-    join(ann, join_url, "Ann")
-    join(bo, join_url, "Bo")
-    expect(bo.locator(".live-status .live-on")).to_be_visible()
+    _, ann, bo = ann_and_bo(live_server, screens)
     bo.wait_for_timeout(500)  # the joins' refreshes are done
     refreshes = []
     bo.on("response", lambda response: refreshes.append(response.status) if "/live" in response.url else None)
     for doom in (1, 2, 3):
         ann.get_by_role("button", name="Add 1 to Doom").click()
-        expect(bo.locator(".counter-card", has_text="Doom").locator(".counter-value")).to_have_text(str(doom))
+        expect(doom_on(bo)).to_have_text(str(doom))
     bo.wait_for_timeout(500)
     assert refreshes.count(200) == 3, refreshes
     assert set(refreshes) <= {200, 204}, refreshes
