@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 from app import create_app  # noqa: E402
 from app.database import upgrade_database  # noqa: E402
 from app.games import REGISTRY  # noqa: E402
+from app.games.contract import Viewer  # noqa: E402
 
 BASELINE = "tracker"
 
@@ -119,7 +120,7 @@ def measure(client, slug: str, spec, args, rng: random.Random) -> tuple[int, int
         "host": lambda: client.get(f"/t/{code}/live", headers=host),
         "phone": lambda: client.get(f"/t/{code}/live", headers=phone),
         "current": lambda: client.get(current, headers=phone),
-        "rules": lambda: (spec.rules.view(state, 1), spec.rules.outcome(state)),
+        "rules": lambda: (spec.rules.view(state, Viewer.of_seat(1)), spec.rules.outcome(state)),
     }
     samples: dict[str, list[float]] = {name: [] for name in figures}
     for _ in range(args.repeat // 10):  # interleave, ten at a time

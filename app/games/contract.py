@@ -1,11 +1,18 @@
-"""The rules-engine contract every `app/games/<pkg>/rules.py` follows: typed refusals, outcomes and log events.
+"""The rules-engine contract every `app/games/<pkg>/rules.py` follows: who looks, typed refusals, outcomes, log lines.
 
 A rules module is pure: it imports neither Flask nor SQLAlchemy. It exposes
-`new_state(seats, options, profile)`, `legal_actions(state, seat)`, `apply(state, action, rng)`,
-`outcome(state)` and `view(state, seat)`; see ARCHITECTURE.md.
 
-`seat` is a seat number (1-based) or None for the host acting as the host. The write path puts the acting
-seat into every action as `action["seat"]`, so a phone can never claim to be another seat.
+- `MOVES`: its declared moves (app/games/moves.py), and `apply = MOVES.apply`: `apply(state, action, rng)` checks a
+  move completely, then returns a changed copy of the state and its log lines, or raises IllegalAction and changes
+  nothing. `action["seat"]` is the acting seat (1-based) or None for the host acting as the host; the write path sets
+  it, so a phone can never claim to be another seat.
+- `new_state(seats, options, profile)`: the opening state, JSON-serialisable, with `state["seats"]` the seat numbers.
+- `legal_actions(state, seat)`: the complete moves that seat (None: the host) may make now, each accepted by `apply`
+  exactly as returned. A value the player picks (a die, a count) is offered with a valid default; the move's declared
+  fields say what else is valid.
+- `outcome(state)`: None while the game goes on, else an Outcome.
+- `view(state, viewer)`: what one viewer sees, as JSON. Every view carries the shared keys of `seen()` below with one
+  meaning each, and the game's own keys, described by the module's `VIEW_SCHEMA` (a JSON Schema).
 """
 
 from __future__ import annotations
@@ -13,9 +20,77 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+ROLES = ("host", "seat", "spectator")
+
 
 class IllegalAction(ValueError):
     """The rules forbid this action; the message is a sentence a player understands, shown as is."""
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who looks at the table: the host, a seated player (or the host playing that seat), or a spectator.
+
+    Three roles, never two: a spectator is not the host, so a game with hidden information hides it from spectators
+    by default.
+    """
+
+    role: str
+    seat: int | None = None
+
+    def __post_init__(self):
+        if self.role not in ROLES or (self.role == "seat") != (self.seat is not None):
+            raise ValueError(f"a viewer is the host, a seat with its number, or a spectator, not {self!r}")
+
+    @classmethod
+    def host(cls) -> Viewer:
+        return cls("host")
+
+    @classmethod
+    def of_seat(cls, seat: int) -> Viewer:
+        return cls("seat", seat)
+
+    @classmethod
+    def spectator(cls) -> Viewer:
+        return cls("spectator")
+
+    @property
+    def moves(self) -> bool:
+        """Whether this viewer makes moves at all (a spectator only watches)."""
+        return self.role != "spectator"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"role": self.role, "seat": self.seat}
+
+
+def seen(viewer: Viewer, *, moves: list[dict[str, Any]], turn: list[int], turn_text: str,
+         board_check: list[str] | None = None) -> dict[str, Any]:
+    """The keys every game's view has, with one meaning each.
+
+    viewer: who this view is for; moves: the complete moves this viewer may make now (none for a spectator);
+    turn: the seats whose move the table waits for ([] when nobody's in particular, or the game is over) and
+    turn_text, the same in words; board_check: lines the table checks on the cardboard, in order.
+    """
+    return {"viewer": viewer.as_dict(), "moves": moves if viewer.moves else [], "turn": {"seats": list(turn),
+            "text": turn_text}, "board_check": list(board_check or [])}
+
+
+VIEW_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "The keys every game's view has",
+    "type": "object",
+    "required": ["viewer", "moves", "turn", "board_check"],
+    "properties": {
+        "viewer": {"type": "object", "required": ["role", "seat"], "additionalProperties": False,
+                   "properties": {"role": {"enum": list(ROLES)}, "seat": {"type": ["integer", "null"], "minimum": 1}}},
+        "moves": {"type": "array", "items": {"type": "object", "required": ["type"],
+                                             "properties": {"type": {"type": "string"}}}},
+        "turn": {"type": "object", "required": ["seats", "text"], "additionalProperties": False,
+                 "properties": {"seats": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+                                "text": {"type": "string"}}},
+        "board_check": {"type": "array", "items": {"type": "string"}},
+    },
+}
 
 
 @dataclass(frozen=True)
@@ -41,4 +116,4 @@ class Event:
         return {"text": self.text, "undoable": self.undoable}
 
 
-__all__ = ["IllegalAction", "Outcome", "Event"]
+__all__ = ["IllegalAction", "Viewer", "seen", "VIEW_SCHEMA", "Outcome", "Event", "ROLES"]

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from ..dice.verify import verify as verify_draws
 from ..errors import BadRequest, Forbidden
 from ..games import get_game
+from ..games.moves import Offers
 from ..models import Table
 from . import auth, service
 
@@ -40,15 +41,18 @@ def live_context(table: Table, visitor: service.Visitor, seat) -> dict[str, Any]
     spec = get_game(table.game)
     state = service.game_state(table)
     rules = spec.rules
-    view = rules.view(state, seat.number if seat is not None else None) if rules and state is not None else None
+    viewer = service.viewer_of(visitor, seat)
+    view = rules.view(state, viewer) if rules and state is not None else None
     outcome = rules.outcome(state) if rules and state is not None else None
+    offered = view["moves"] if view is not None and "moves" in view and table.status != "finished" else []
+    offers = Offers(rules.MOVES, state, offered, viewer.seat) if hasattr(rules, "MOVES") else None
     undo_target, redo_target = service.history_controls(table) if visitor.host else (None, None)
     log = service.log_page(table, limit=LOG_ON_SCREEN)
     return {"table": table, "spec": spec, "visitor": visitor, "seat": seat, "view": view, "outcome": outcome,
             "log": log, "undo_target": undo_target, "redo_target": redo_target,
             "presence": service.presence_key(table), "connected": service.is_connected,
             "newest": log[0] if log else None, "dice": service.dice_disclosure(table),
-            "panel": f"games/{spec.package}/_panel.html" if rules else None}
+            "offers": offers, "panel": f"games/{spec.package}/_panel.html" if rules else None}
 
 
 def render_live(table: Table, visitor: service.Visitor, seat) -> str:
@@ -66,10 +70,13 @@ def live(code: str):
 
 
 def form_action(rules=None) -> dict[str, Any]:
-    """A move from a form: numbers where the rules expect numbers, lists (dice values) as lists of numbers.
+    """A move from a form: each field as its declared kind (a number, a list of numbers, a yes-or-no box).
 
-    A rules module may name more fields of either kind in FORM_NUMBERS and FORM_LISTS.
+    Until every game declares its moves, a rules module without MOVES names its number fields in FORM_NUMBERS.
     """
+    if hasattr(rules, "MOVES"):
+        return rules.MOVES.from_form({key: value for key, value in request.form.items()
+                                      if key not in ("csrf_token", "version")})
     numbers = NUMBER_FIELDS | getattr(rules, "FORM_NUMBERS", frozenset())
     lists = LIST_FIELDS | getattr(rules, "FORM_LISTS", frozenset())
     action: dict[str, Any] = {}

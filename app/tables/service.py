@@ -22,7 +22,7 @@ from ..dice import DiceError, TableDice, commitment, new_seed
 from ..errors import BadRequest, Conflict, Forbidden, Gone, Invalid, NotFound, Unavailable
 from ..extensions import db
 from ..games import OptionError, UnknownGame, get_game
-from ..games.contract import IllegalAction
+from ..games.contract import IllegalAction, Viewer
 from ..live import broker
 from ..models import Action, Seat, Table, as_utc, utcnow
 from . import codes
@@ -384,6 +384,15 @@ def game_state(table: Table) -> dict | None:
     return table.state
 
 
+def viewer_of(visitor: Visitor, seat: Seat | None = None) -> Viewer:
+    """The rules' viewer: the seat a screen shows (a phone's own, or one the host plays), else host or spectator."""
+    if seat is None and not visitor.host:
+        seat = visitor.player
+    if seat is not None:
+        return Viewer.of_seat(seat.number)
+    return Viewer.host() if visitor.host else Viewer.spectator()
+
+
 def actor_label(seat: Seat | None) -> str:
     """How the log names whoever acted: 'Anna (Player 2)', or 'Host'."""
     if seat is None:
@@ -678,11 +687,9 @@ def describe(table: Table, visitor: Visitor | None = None) -> dict[str, Any]:
     if visitor is not None and visitor.host:
         data["you"] = {"role": "host"}
         data["join_key"] = table.join_key
-    spec = get_game(table.game)
     state = game_state(table)
-    if spec.rules is not None and state is not None:
-        seat = visitor.player if visitor is not None and not visitor.host else None
-        data["view"] = spec.rules.view(state, seat.number if seat is not None else None)
+    if spec.rules is not None and state is not None and visitor is not None:
+        data["view"] = spec.rules.view(state, viewer_of(visitor))
         over = spec.rules.outcome(state)
         data["outcome"] = over.as_dict() if over is not None else None
     return data

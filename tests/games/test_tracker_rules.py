@@ -8,7 +8,7 @@ import pytest
 
 from app.dice import TableDice, parse, roll_with
 from app.games import REGISTRY, OptionError
-from app.games.contract import Event, IllegalAction
+from app.games.contract import Event, IllegalAction, Viewer
 from app.games.tracker import rules
 
 SEED = "ab" * 32
@@ -286,7 +286,7 @@ def test_is_a_real_roll_checked_and_logged_without_using_the_counter():
     ({"dice": "d{0,5,5,10,10,15}", "values": [3]}, "That die's faces are 0, 5, 10, 15; it can't show 3."),
     ({"dice": "2d6", "values": [3, 5, 1]}, "2d6 is 2 dice; you entered 3 values."),
     ({"dice": "2d6", "values": [3, "5"]}, "whole number"),
-    ({"dice": "2d6", "values": "35"}, "list of whole numbers"),
+    ({"dice": "2d6", "values": "35"}, "as whole numbers"),
     ({"dice": "2d"}, "'2d' is not dice notation."),
     ({"dice": "d1"}, "A die needs at least 2 sides; 'd1' has 1."),
     ({"dice": 20}, "Dice must be written as text"),
@@ -310,34 +310,39 @@ def test_are_bad_rolls_refused_without_using_a_counter(action, message):
 def test_what_does_the_ui_offer_a_player_and_the_host():
     state = table(players=2, counters="Health, each, 0, 20, 20\nDoom, shared, 0, 20, 0", dice="d6, 2d6")
     assert rules.legal_actions(state, 2) == [
-        {"type": "adjust", "counter": "health", "whose": 2}, {"type": "set", "counter": "health", "whose": 2},
-        {"type": "adjust", "counter": "doom"}, {"type": "set", "counter": "doom"}, {"type": "next-round"},
-        {"type": "roll", "dice": "d6"}, {"type": "roll", "dice": "2d6"}]
+        {"type": "adjust", "counter": "health", "whose": 2, "by": -1},
+        {"type": "set", "counter": "health", "whose": 2, "value": 19},
+        {"type": "adjust", "counter": "doom", "by": 1}, {"type": "set", "counter": "doom", "value": 1},
+        {"type": "next-round"}, {"type": "roll", "dice": "d6"}, {"type": "roll", "dice": "2d6"}]
     host = rules.legal_actions(state, None)
-    assert {"type": "adjust", "counter": "health", "whose": 1} in host and {"type": "set", "counter": "health",
-                                                                            "whose": 2} in host
+    assert {"type": "adjust", "counter": "health", "whose": 1, "by": -1} in host
+    assert {"type": "set", "counter": "health", "whose": 2, "value": 19} in host
     assert rules.legal_actions(state, 7) == []
 
 
-def test_is_every_offered_action_accepted_once_its_number_is_filled_in():
-    state = table()
-    for seat in [None, 1, 2, 3]:
-        for template in rules.legal_actions(state, seat):
-            action = dict(template)
-            if action["type"] == "adjust":
-                action["by"] = -1 if value(state, action["counter"], action.get("whose")) > 0 else 1
-            elif action["type"] == "set":
-                action["value"] = 7
-            rules.apply(state, {**action, "seat": seat}, TableDice(SEED, 0, "x"))
+def test_does_a_counter_fixed_at_one_value_offer_no_change():
+    state = table(players=1, counters="Lantern, shared, 1, 1, 1", dice="d6")
+    assert [move["type"] for move in rules.legal_actions(state, 1)] == ["next-round", "roll"]
+
+
+def test_do_the_declared_limits_of_a_step_follow_the_counter():
+    state, _ = act(table(), 2, type="set", counter="health", value=3)
+    move = {"type": "adjust", "counter": "health", "by": -1, "seat": 2}
+    fields = {field["name"]: field for field in rules.MOVES.form(state, move)}
+    assert (fields["by"]["min"], fields["by"]["max"], fields["by"]["picked"]) == (-3, 17, True)
+    assert fields["counter"]["picked"] is False and fields["counter"]["value"] == "health"
 
 
 def test_does_a_tracker_never_end_by_itself_and_hide_nothing():
     state, _ = act(table(), 2, type="adjust", counter="health", by=-4)
     assert rules.outcome(state) is None
-    seen = rules.view(state, 2)
-    assert seen["mine"] == [{"key": "health", "name": "Health", "value": 16, "min": 0, "max": 20}]
+    seen = rules.view(state, Viewer.of_seat(2))
+    assert seen["me"] == {"counters": [{"key": "health", "name": "Health", "value": 16, "min": 0, "max": 20}]}
     assert {key: seen[key] for key in state} == state
-    assert rules.view(state, None)["mine"] == [] and rules.view(state, 1)["counters"] == state["counters"]
+    assert seen["turn"] == {"seats": [], "text": "Round 1"} and seen["viewer"] == {"role": "seat", "seat": 2}
+    assert rules.view(state, Viewer.host())["me"] is None
+    assert rules.view(state, Viewer.spectator())["moves"] == [] and rules.view(state, Viewer.host())["moves"]
+    assert rules.view(state, Viewer.of_seat(1))["counters"] == state["counters"]
 
 
 # ---- a long random evening ------------------------------------------------------------------------------------------

@@ -271,7 +271,7 @@ def test_the_phones_dice_form_rolls_with_the_app_when_no_real_values_are_typed(c
     typed = phone.post(f"/t/{table['code']}/act", data=form | {"values": "6, 5 4;1"}, headers={"HX-Request": "true"})
     assert typed.status_code == 200 and "6, 5, 4" in page_text(typed) and "15" in page_text(typed)
     junk = phone.post(f"/t/{table['code']}/act", data=form | {"values": "six"}, headers={"HX-Request": "true"})
-    assert junk.status_code == 400 and "as numbers" in page_text(junk)
+    assert junk.status_code == 422 and "as whole numbers, like 3, 5" in page_text(junk)
 
 
 def test_a_thousand_random_junk_moves_never_get_a_5xx_or_break_the_state(app, client, table):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..contract import Event, IllegalAction, Outcome
+from ..contract import Event, IllegalAction, Outcome, Viewer
 from ..moves import check_move
 from . import scoring
 from .scoring import SUPPLIES, ScoringError, counted, keep_label, keep_options, name, score, without
@@ -644,8 +644,9 @@ def outcome(state: dict[str, Any]) -> Outcome | None:
     return Outcome(winners, text, shared=len(winners) > 1)
 
 
-def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+def view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     """Everything is public on the table; add the derived numbers the screens show (odds, choices, the board check)."""
+    seat = viewer.seat if isinstance(viewer, Viewer) else viewer  # until this game declares its moves (issue 13)
     from .views import derive  # the presentation arithmetic lives in its own pure module
 
     return derive(state, seat)

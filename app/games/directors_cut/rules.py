@@ -11,7 +11,7 @@ import copy
 from typing import Any
 
 from ...dice import DiceError
-from ..contract import Event, IllegalAction, Outcome
+from ..contract import Event, IllegalAction, Outcome, Viewer
 from ..moves import check_move
 from . import odds
 from .medical_office import revive, revive_options
@@ -573,8 +573,9 @@ def outcome(state: dict[str, Any]) -> Outcome | None:
     return None
 
 
-def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+def view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     """Everything (Director's Cut hides nothing), plus the question, the board check and the odds, ready to show."""
+    seat = viewer.seat if isinstance(viewer, Viewer) else viewer  # until this game declares its moves (issue 13)
     from .story import board, odds_view, role_of
 
     seen = copy.deepcopy(state)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..contract import Event, IllegalAction, Outcome
+from ..contract import Event, IllegalAction, Outcome, Viewer
 from ..moves import check_move
 from . import combat
 from .keywords import combat_reminders
@@ -574,8 +574,9 @@ def _seen_player(state: dict[str, Any], seat: int) -> dict[str, Any]:
             "remnant_buttons": list(range(1, min(limits["remnant"], max(3, remnant(player, limits["remnant"]))) + 1))}
 
 
-def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+def view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     """Everything (Flipside hides nothing here), plus what the panel shows without arithmetic of its own."""
+    seat = viewer.seat if isinstance(viewer, Viewer) else viewer  # until this game declares its moves (issue 13)
     seen = copy.deepcopy(state)
     turn = state["turn"]
     seen["players_list"] = [_seen_player(state, other) for other in state["seats"]]

@@ -15,7 +15,7 @@ import copy
 from typing import Any
 
 from ...dice import DiceError
-from ..contract import Event, IllegalAction, Outcome
+from ..contract import Event, IllegalAction, Outcome, Viewer
 from ..moves import check_move
 from .guard_bag import GUARD, MISS, as_percent, bag_tokens, capture_chance
 
@@ -569,8 +569,9 @@ def _odds(bag: dict[str, int], draws: int | None) -> dict[str, Any] | None:
             else str(chance), "percent": as_percent(chance)}
 
 
-def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+def view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     """Everything is public; plus the rows, odds and reminders the panel shows, so the template stays simple."""
+    seat = viewer.seat if isinstance(viewer, Viewer) else viewer  # until this game declares its moves (issue 13)
     seen = copy.deepcopy(state)
     bag = state["bag"]
     turn = state["turn"]

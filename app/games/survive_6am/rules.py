@@ -13,7 +13,7 @@ import copy
 from typing import Any
 
 from ...dice import DiceError
-from ..contract import Event, IllegalAction, Outcome
+from ..contract import Event, IllegalAction, Outcome, Viewer
 from ..moves import check_move
 from . import power as power_math
 
@@ -497,8 +497,9 @@ def setup_checklist(state: dict[str, Any]) -> list[str]:
     return lines
 
 
-def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+def view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     """Everything (nothing is hidden), plus what the screens show: the time, the guards, the phase, the odds."""
+    seat = viewer.seat if isinstance(viewer, Viewer) else viewer  # until this game declares its moves (issue 13)
     seen = copy.deepcopy(state)
     total = rounds_total(state)
     now = reactor(state)

@@ -8,29 +8,23 @@ from __future__ import annotations
 import copy
 import re
 import unicodedata
+from collections.abc import Mapping
 from typing import Any
 
 from ...dice import DiceError, parse
-from ..contract import Event, IllegalAction, Outcome
-from ..moves import check_move
+from ..contract import Event, IllegalAction, Outcome, Viewer, seen
+from ..moves import Choice, Count, Field, Move, Moves, Numbers, Text
 from ..options import COUNTER_LIMIT  # how far a counter without a minimum or maximum may go
 
 MAX_STEP = 10**6  # the most one adjustment may change a counter by
 MAX_ROUND = 10**6
 WHY_LENGTH = 40
 SHARED = "shared"  # the one key of a shared counter's values; per-seat counters are keyed by seat number
+ENDS_BY_ITSELF = False  # the host ends a tracker's table when the game on the cardboard is over
 
-# type -> (fields it needs, fields it may have), besides "type" and "seat"
-FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "adjust": (("counter", "by"), ("whose",)),
-    "set": (("counter", "value"), ("whose",)),
-    "next-round": ((), ()),
-    "roll": (("dice",), ("why", "values")),
-}
-DOING = {"adjust": "Changing a counter", "set": "Setting a counter", "next-round": "Starting the next round",
-         "roll": "Rolling dice"}
-ASK = {"counter": "Say which counter to change.", "by": "Say how much to change the counter by.",
-       "value": "Say what number to set the counter to.", "dice": "Say which dice to roll, like d20 or 2d6+1."}
+MOVES = Moves("tracker", example='{"type": "next-round"}',
+              offer="isn't something you can do at this table; you can change or set a counter, start the next "
+                    "round, or roll dice.")
 
 
 def counter_key(name: str, taken: set[str]) -> str:
@@ -56,84 +50,148 @@ def new_state(seats: list[int], options: dict[str, Any], profile: dict[str, Any]
     return {"round": 1, "seats": list(seats), "counters": counters, "tray": list(options["dice"]), "last_roll": None}
 
 
-def apply(state: dict[str, Any], action: dict[str, Any], rng: Any) -> tuple[dict[str, Any], list[Event]]:
-    """Check the action completely, then return a changed copy of the state and what the log should say."""
-    kind, actor = check_move(action, FIELDS, DOING, state["seats"], example='{"type": "next-round"}',
-                             offer="isn't something you can do at this table; you can change or set a counter, "
-                                   "start the next round, or roll dice.", missing=ASK)
-    if kind in ("adjust", "set"):
-        return _change_counter(state, action, actor)
-    if kind == "next-round":
-        return _next_round(state)
-    return _roll(state, action, actor, rng)
+# ---- reading a counter --------------------------------------------------------------------------------------------
+
+def counter_of(state: dict[str, Any], move: Mapping[str, Any]) -> dict[str, Any]:
+    return next(counter for counter in state["counters"] if counter["key"] == move["counter"])
 
 
-def _counter(state: dict[str, Any], key: Any) -> dict[str, Any]:
-    for counter in state["counters"]:
-        if counter["key"] == key:
-            return counter
-    names = ", ".join(f"{counter['name']} ({counter['key']})" for counter in state["counters"])
-    raise IllegalAction(f"There is no counter {str(key)[:40]!r} at this table; the counters are {names}.")
-
-
-def _whose(state: dict[str, Any], counter: dict[str, Any], action: dict[str, Any], actor: int | None) -> int | None:
-    """The seat whose counter changes (None for a shared one), after the own-counter rule."""
-    whose = action.get("whose")
-    name = counter["name"]
+def _owner(state: dict[str, Any], move: Mapping[str, Any]) -> str | None:
+    """Whose value of the move's counter changes ('shared' or a seat number), or None while that is still unsaid."""
+    counter = counter_of(state, move)
     if counter["scope"] == "shared":
-        if whose is not None:
-            raise IllegalAction(f"{name} is shared by the whole table; leave out whose it is.")
-        return None
-    if whose is None:
-        if actor is None:
-            raise IllegalAction(f"Say whose {name} to change: each player has their own.")
-        return actor
-    if isinstance(whose, bool) or not isinstance(whose, int):
-        raise IllegalAction(f"Say whose {name} by seat number, like 2.")
-    if whose not in state["seats"]:
-        raise IllegalAction(f"There is no Player {whose} at this table.")
-    if actor is not None and whose != actor:
-        raise IllegalAction(f"You can change only your own {name}; Player {whose}'s is theirs to change.")
-    return whose
+        return SHARED
+    whose = move.get("whose") if move.get("whose") is not None else move.get("seat")
+    return str(whose) if whose is not None else None
 
 
-def _change_counter(state: dict[str, Any], action: dict[str, Any], actor: int | None):
-    counter = _counter(state, action["counter"])
-    whose = _whose(state, counter, action, actor)
-    name = counter["name"]
-    label = name if whose is None or whose == actor else f"Player {whose}'s {name}"
-    owner = SHARED if whose is None else str(whose)
-    old = counter["values"][owner]
-    if action["type"] == "adjust":
-        by = action["by"]
-        if isinstance(by, bool) or not isinstance(by, int):
-            raise IllegalAction(f"Change {name} by a whole number, like 1 or -3.")
-        if by == 0:
-            raise IllegalAction(f"Changing {name} by 0 changes nothing.")
-        if abs(by) > MAX_STEP:
-            raise IllegalAction(f"Change {name} by at most {MAX_STEP:,} at a time.")
-        new = old + by
-    else:
-        new = action["value"]
-        if isinstance(new, bool) or not isinstance(new, int):
-            raise IllegalAction(f"Set {name} to a whole number.")
-        if new == old:
-            raise IllegalAction(f"{label} is already {old}.")
+def _limits(counter: dict[str, Any]) -> tuple[int, int]:
     low = counter["min"] if counter["min"] is not None else -COUNTER_LIMIT
     high = counter["max"] if counter["max"] is not None else COUNTER_LIMIT
-    if new < low:
-        raise IllegalAction(f"{label} can't go below {low:,}; it is {old:,} now.")
-    if new > high:
-        raise IllegalAction(f"{label} can't go above {high:,}; it is {old:,} now.")
+    return low, high
+
+
+def _label(move: Mapping[str, Any]) -> str:
+    """'Health' on a player's own phone and for a shared counter; "Player 2's Health" when the host names a seat."""
+    whose, name = move.get("whose"), move["name"]
+    return name if whose is None or whose == move.get("seat") else f"Player {whose}'s {name}"
+
+
+def _now(state: dict[str, Any], move: Mapping[str, Any]) -> int | None:
+    owner = _owner(state, move)
+    return counter_of(state, move)["values"].get(owner) if owner is not None else None
+
+
+def _step_bound(which: str):
+    """How far an adjustment may go from the counter's value now: its limit, and MAX_STEP at a time."""
+    def bound(state: dict[str, Any], move: Mapping[str, Any]) -> int | None:
+        now = _now(state, move)
+        if now is None:
+            return None
+        low, high = _limits(counter_of(state, move))
+        return max(-MAX_STEP, low - now) if which == "low" else min(MAX_STEP, high - now)
+    return bound
+
+
+def _value_bound(which: str):
+    """A counter's own limits, once it is said whose value is set (else the handler asks whose first)."""
+    def bound(state: dict[str, Any], move: Mapping[str, Any]) -> int | None:
+        if _now(state, move) is None:
+            return None
+        return _limits(counter_of(state, move))[0 if which == "low" else 1]
+    return bound
+
+
+def _past_limit(which: str, adjusting: bool):
+    """'Health can't go below 0; it is 2 now.', or 'Change Gold by at most 1,000,000 at a time.'"""
+    def sentence(state: dict[str, Any], move: Mapping[str, Any], value: int) -> str:
+        counter = counter_of(state, move)
+        if adjusting and abs(value) > MAX_STEP:
+            return f"Change {counter['name']} by at most {MAX_STEP:,} at a time."
+        low, high = _limits(counter)
+        label = _label({**move, "name": counter["name"]})
+        limit = f"below {low:,}" if which == "low" else f"above {high:,}"
+        return f"{label} can't go {limit}; it is {_now(state, move):,} now."
+    return sentence
+
+
+def _names(state: dict[str, Any]) -> str:
+    return ", ".join(f"{counter['name']} ({counter['key']})" for counter in state["counters"])
+
+
+COUNTER = Choice("counter", "the counter", lambda state, move: [counter["key"] for counter in state["counters"]],
+                 ask="Say which counter to change.",
+                 wrong=lambda state, move, value: f"There is no counter {str(value)[:40]!r} at this table; the "
+                                                  f"counters are {_names(state)}.")
+
+
+def _whose_field() -> Field:
+    """A counter of one's own: a phone names only its own seat; the host names whose it is."""
+    name = lambda state, move: counter_of(state, move)["name"]  # noqa: E731 - read where the sentence is said
+    return Field("whose", "whose counter it is", "seat", optional=True, own=True,
+                 wrong=lambda state, move, value: f"Say whose {name(state, move)} by seat number, like 2.",
+                 unknown="There is no Player {value} at this table.",
+                 not_yours=lambda state, move, value: f"You can change only your own {name(state, move)}; "
+                                                      f"Player {value}'s is theirs to change.")
+
+
+# ---- moves ----------------------------------------------------------------------------------------------------------
+
+@MOVES.move("adjust", "Changing a counter", COUNTER, _whose_field(),
+            Count("by", "the change", low=_step_bound("low"), high=_step_bound("high"),
+                  ask="Say how much to change the counter by.",
+                  wrong=lambda state, move, value: f"Change {counter_of(state, move)['name']} by a whole number, "
+                                                   "like 1 or -3.",
+                  too_low=_past_limit("low", True), too_high=_past_limit("high", True)), label="Change")
+def adjust(state: dict[str, Any], move: Move, rng: Any):
+    """A counter goes up or down by a step, within its limits."""
+    counter, owner = _whose(state, move)
+    if move["by"] == 0:
+        raise IllegalAction(f"Changing {counter['name']} by 0 changes nothing.")
+    return _set(state, move, counter, owner, counter["values"][owner] + move["by"])
+
+
+@MOVES.move("set", "Setting a counter", COUNTER, _whose_field(),
+            Count("value", "the new value", low=_value_bound("low"), high=_value_bound("high"),
+                  ask="Say what number to set the counter to.",
+                  wrong=lambda state, move, value: f"Set {counter_of(state, move)['name']} to a whole number.",
+                  too_low=_past_limit("low", False), too_high=_past_limit("high", False)),
+            label="Set", correction=True)
+def set_counter(state: dict[str, Any], move: Move, rng: Any):
+    """A counter set to what the cardboard shows."""
+    counter, owner = _whose(state, move)
+    if move["value"] == counter["values"][owner]:
+        raise IllegalAction(f"{_label({**move, 'name': counter['name']})} is already {move['value']}.")
+    return _set(state, move, counter, owner, move["value"])
+
+
+def _whose(state: dict[str, Any], move: Move) -> tuple[dict[str, Any], str]:
+    """The counter and whose value of it changes, after the own-counter rule."""
+    counter = counter_of(state, move)
+    if counter["scope"] == "shared":
+        if move["whose"] is not None:
+            raise IllegalAction(f"{counter['name']} is shared by the whole table; leave out whose it is.")
+        return counter, SHARED
+    owner = _owner(state, move)
+    if owner is None:
+        raise IllegalAction(f"Say whose {counter['name']} to change: each player has their own.")
+    return counter, owner
+
+
+def _set(state: dict[str, Any], move: Move, counter: dict[str, Any], owner: str, new: int):
+    old = counter["values"][owner]
+    label = _label({**move, "name": counter["name"]})
     after = copy.deepcopy(state)
-    _counter(after, counter["key"])["values"][owner] = new
-    if action["type"] == "set":
+    counter_of(after, move)["values"][owner] = new
+    if move.type == "set":
         return after, [Event(f"set {label} to {new} (was {old})")]
     delta = f"+{new - old}" if new > old else f"\u2212{old - new}"
     return after, [Event(f"{label} {old} \u2192 {new} ({delta})")]
 
 
-def _next_round(state: dict[str, Any]):
+@MOVES.move("next-round", "Starting the next round", label="Next round")
+def next_round(state: dict[str, Any], move: Move, rng: Any):
+    """The round counter goes up by one."""
     if state["round"] >= MAX_ROUND:
         raise IllegalAction(f"This table counts rounds up to {MAX_ROUND:,}.")
     after = copy.deepcopy(state)
@@ -141,33 +199,37 @@ def _next_round(state: dict[str, Any]):
     return after, [Event(f"Round {after['round']} begins.")]
 
 
-def _roll(state: dict[str, Any], action: dict[str, Any], actor: int | None, rng: Any):
-    why = action.get("why")
-    why = "" if why is None else why
-    if not isinstance(why, str):
-        raise IllegalAction("The reason for a roll must be text.")
-    why = why.strip()
-    if len(why) > WHY_LENGTH:
-        raise IllegalAction(f"Keep the reason for a roll to {WHY_LENGTH} characters; that one has {len(why)}.")
-    if not why.isprintable():
-        raise IllegalAction("The reason for a roll must be one line of text.")
-    values = action.get("values")
+@MOVES.move("roll", "Rolling dice",
+            Text("dice", "the dice", length=100, picked=True, ask="Say which dice to roll, like d20 or 2d6+1.",
+                 wrong="Dice must be written as text, like d20 or 2d6+1.", help="2d6+1, 4d6kh3, d{0,5,10}"),
+            Text("why", "the reason for a roll", length=WHY_LENGTH, optional=True, default="", picked=True,
+                 help="what the roll is for (optional)"),
+            Numbers("values", "what the real dice showed", optional=True, picked=True,
+                    help="leave empty to let the app roll"), label="Roll")
+def roll(state: dict[str, Any], move: Move, rng: Any):
+    """The app rolls from the table's seed, or checks and logs what real dice showed."""
+    why, values = move["why"], move["values"]
     try:
-        dice = parse(action["dice"])
-        roll = rng.roll(dice, why) if values is None else rng.physical(dice, values, why)
+        dice = parse(move["dice"])
+        rolled = rng.roll(dice, why) if values is None else rng.physical(dice, values, why)
     except DiceError as error:
         raise IllegalAction(str(error)) from None
     source = "app" if values is None else "physical"
     after = copy.deepcopy(state)
-    after["last_roll"] = {"dice": dice.text, "values": [list(group) for group in roll.values], "total": roll.total,
-                          "text": roll.describe(), "why": why, "seat": actor, "source": source}
+    after["last_roll"] = {"dice": dice.text, "values": [list(group) for group in rolled.values],
+                          "total": rolled.total, "text": rolled.describe(), "why": why, "seat": move.actor,
+                          "source": source}
     reason = f" for {why}" if why else ""
     verb = "rolled" if source == "app" else "entered a real"
-    return after, [Event(f"{verb} {dice.text}{reason}: {roll.describe()}")]
+    return after, [Event(f"{verb} {dice.text}{reason}: {rolled.describe()}")]
+
+
+apply = MOVES.apply
 
 
 def legal_actions(state: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
-    """What the UI offers this seat: change/set templates for the counters it may change, next round, the tray."""
+    """Complete moves: a step of 1 (or -1 at the top) and a set to a neighbouring value for each counter this seat may
+    change, the next round, and each die of the tray."""
     if seat is not None and seat not in state["seats"]:
         return []
     actions: list[dict[str, Any]] = []
@@ -176,12 +238,15 @@ def legal_actions(state: dict[str, Any], seat: int | None) -> list[dict[str, Any
             owners: list[int | None] = [None]
         else:
             owners = [seat] if seat is not None else list(state["seats"])
+        low, high = _limits(counter)
         for owner in owners:
-            for kind in ("adjust", "set"):
-                template = {"type": kind, "counter": counter["key"]}
-                if owner is not None:
-                    template["whose"] = owner
-                actions.append(template)
+            now = counter["values"][SHARED if owner is None else str(owner)]
+            if low == high:
+                continue
+            step = 1 if now < high else -1
+            mine = {"whose": owner} if owner is not None else {}
+            actions.append({"type": "adjust", "counter": counter["key"], **mine, "by": step})
+            actions.append({"type": "set", "counter": counter["key"], **mine, "value": now + step})
     if state["round"] < MAX_ROUND:
         actions.append({"type": "next-round"})
     actions.extend({"type": "roll", "dice": dice} for dice in state["tray"])
@@ -193,12 +258,36 @@ def outcome(state: dict[str, Any]) -> Outcome | None:
     return None
 
 
-def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """Everything (nothing is hidden), plus `mine`: this seat's own counters, for the top of their phone."""
-    seen = copy.deepcopy(state)
-    seen["mine"] = []
-    if seat is not None and seat in state["seats"]:
-        seen["mine"] = [{"key": counter["key"], "name": counter["name"], "value": counter["values"][str(seat)],
-                         "min": counter["min"], "max": counter["max"]}
-                        for counter in state["counters"] if counter["scope"] == "each"]
-    return seen
+def view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+    """Everything (nothing is hidden), plus `me`: a seat's own counters, for the top of its phone."""
+    shown = copy.deepcopy(state)
+    shown["me"] = None
+    if viewer.seat in state["seats"]:
+        shown["me"] = {"counters": [{"key": counter["key"], "name": counter["name"], "min": counter["min"],
+                                     "max": counter["max"], "value": counter["values"][str(viewer.seat)]}
+                                    for counter in state["counters"] if counter["scope"] == "each"]}
+    moves = legal_actions(state, viewer.seat) if viewer.moves else []
+    return shown | seen(viewer, moves=moves, turn=[], turn_text=f"Round {state['round']}")
+
+
+_COUNTER_SCHEMA = {"type": "object", "required": ["key", "name", "min", "max"],
+                   "properties": {"key": {"type": "string"}, "name": {"type": "string"},
+                                  "min": {"type": ["integer", "null"]}, "max": {"type": ["integer", "null"]}}}
+VIEW_SCHEMA = {
+    "type": "object",
+    "required": ["round", "seats", "counters", "tray", "last_roll", "me"],
+    "properties": {
+        "round": {"type": "integer", "minimum": 1},
+        "seats": {"type": "array", "items": {"type": "integer"}},
+        "counters": {"type": "array", "items": _COUNTER_SCHEMA | {
+            "required": [*_COUNTER_SCHEMA["required"], "scope", "values"],
+            "properties": _COUNTER_SCHEMA["properties"] | {
+                "scope": {"enum": ["each", "shared"]},
+                "values": {"type": "object", "additionalProperties": {"type": "integer"}}}}},
+        "tray": {"type": "array", "items": {"type": "string"}},
+        "last_roll": {"oneOf": [{"type": "null"}, {"type": "object", "required": ["dice", "total", "text", "seat"]}]},
+        "me": {"oneOf": [{"type": "null"}, {"type": "object", "required": ["counters"], "properties": {
+            "counters": {"type": "array", "items": _COUNTER_SCHEMA | {
+                "required": [*_COUNTER_SCHEMA["required"], "value"]}}}}]},
+    },
+}
