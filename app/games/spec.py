@@ -64,14 +64,9 @@ class GameSpec:
         return self.slug.replace("-", "_")
 
     @cached_property
-    def rules(self) -> ModuleType | None:
-        """The game's pure rules module, once its issue has landed; None until then."""
-        try:
-            return importlib.import_module(f"app.games.{self.package}.rules")
-        except ModuleNotFoundError as error:
-            if error.name != f"app.games.{self.package}.rules":
-                raise
-            return None
+    def rules(self) -> ModuleType:
+        """The game's pure rules module (app/games/<pkg>/rules.py): every game on the registry has one."""
+        return importlib.import_module(f"app.games.{self.package}.rules")
 
     def option(self, key: str) -> Option:
         return next(option for option in self.options if option.key == key)

@@ -42,9 +42,9 @@ def live_context(table: Table, visitor: service.Visitor, seat) -> dict[str, Any]
     state = service.game_state(table)
     rules = spec.rules
     viewer = service.viewer_of(visitor, seat)
-    view = rules.view(state, viewer) if rules and state is not None else None
-    outcome = rules.outcome(state) if rules and state is not None else None
-    offered = view["moves"] if view is not None and "moves" in view and table.status != "finished" else []
+    view = rules.view(state, viewer)
+    outcome = rules.outcome(state)
+    offered = view["moves"] if "moves" in view and table.status != "finished" else []
     offers = Offers(rules.MOVES, state, offered, viewer.seat) if hasattr(rules, "MOVES") else None
     undo_target, redo_target = service.history_controls(table) if visitor.host else (None, None)
     log = service.log_page(table, limit=LOG_ON_SCREEN)
@@ -52,7 +52,7 @@ def live_context(table: Table, visitor: service.Visitor, seat) -> dict[str, Any]
             "log": log, "undo_target": undo_target, "redo_target": redo_target,
             "presence": service.presence_key(table), "connected": service.is_connected,
             "newest": log[0] if log else None, "dice": service.dice_disclosure(table),
-            "offers": offers, "panel": f"games/{spec.package}/_panel.html" if rules else None}
+            "offers": offers, "panel": f"games/{spec.package}/_panel.html"}
 
 
 def render_live(table: Table, visitor: service.Visitor, seat) -> str:

@@ -360,26 +360,15 @@ def end_table(table: Table, visitor: Visitor | None) -> Table:
 # ---- game moves: the rules decide, the log remembers, undo restores ------------------------------------------
 
 
-def _new_state(spec, options: Mapping[str, Any], players: int) -> dict | None:
-    """The game's opening state from its pure rules, or None for a game whose rules have not landed yet."""
-    if spec.rules is None:
-        return None
+def _new_state(spec, options: Mapping[str, Any], players: int) -> dict:
+    """The game's opening state from its pure rules."""
     profile = {key: entry.value for key, entry in spec.profile.items()}
     return spec.rules.new_state(list(range(1, players + 1)), dict(options), profile)
 
 
-def rules_of(table: Table):
-    """The table's rules module, or a 422 for a game Night Shift can seat but not yet play."""
-    spec = get_game(table.game)
-    if spec.rules is None:
-        raise Invalid(f"Night Shift seats {spec.name} tables but doesn't track its moves yet. "
-                      "Play on the cardboard; the table keeps its seats.")
-    return spec.rules
-
-
-def game_state(table: Table) -> dict | None:
-    """The stored state; a table opened before its game's rules landed starts from the rules' opening state."""
-    if table.state is None and get_game(table.game).rules is not None:
+def game_state(table: Table) -> dict:
+    """The stored state; a table stored before its game had rules (state NULL) starts from the opening state."""
+    if table.state is None:
         return _new_state(get_game(table.game), table.options, len(table.player_seats))
     return table.state
 
@@ -447,7 +436,7 @@ def apply_action(table: Table, visitor: Visitor | None, action: object, *, versi
     action = _clean_action(action)
     seat = _acting_seat(table, visitor, action.pop("seat", None))
     check_open(table)
-    rules = rules_of(table)
+    rules = get_game(table.game).rules
     seat_id = seat.id if seat is not None else None
     action["seat"] = seat.number if seat is not None else None
 
@@ -687,8 +676,8 @@ def describe(table: Table, visitor: Visitor | None = None) -> dict[str, Any]:
     if visitor is not None and visitor.host:
         data["you"] = {"role": "host"}
         data["join_key"] = table.join_key
-    state = game_state(table)
-    if spec.rules is not None and state is not None and visitor is not None:
+    if visitor is not None:
+        state = game_state(table)
         data["view"] = spec.rules.view(state, viewer_of(visitor))
         over = spec.rules.outcome(state)
         data["outcome"] = over.as_dict() if over is not None else None

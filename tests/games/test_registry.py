@@ -163,9 +163,10 @@ def test_crystal_lake_supply_values_match_the_player_board():
                       "Jason": 0}
 
 
-def test_rules_modules_are_optional_until_their_issue_lands():
+def test_every_game_on_the_registry_has_its_rules():
     for spec in REGISTRY.values():
-        assert spec.rules is None or hasattr(spec.rules, "apply")
+        assert all(callable(getattr(spec.rules, name)) for name in ("new_state", "legal_actions", "apply",
+                                                                    "outcome", "view")), spec.slug
 
 
 def test_describe_lists_every_option_for_the_api():

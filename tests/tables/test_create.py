@@ -109,17 +109,6 @@ def test_games_endpoint_documents_the_registry(client):
                                       "max": 2}
 
 
-def test_games_without_rules_yet_say_so_instead_of_promising_features(client):
-    from app.games import REGISTRY
-
-    waiting = [spec for spec in REGISTRY.values() if spec.rules is None]
-    home = page_text(client.get("/"))
-    assert home.count("game tracking comes next") == len(waiting)
-    for spec in waiting:
-        setup = " ".join(page_text(client.get(f"/new/{spec.slug}")).split())
-        assert "game tracking arrives in a later version" in setup
-
-
 def test_a_code_taken_at_the_last_moment_is_retried_not_a_500(client, app, monkeypatch):
     from app.tables import codes as table_codes
 
