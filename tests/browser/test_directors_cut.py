@@ -1,4 +1,5 @@
-"""End to end in Chromium: the host drives one full turn of Director's Cut; a guard's phone answers Bonnie's attack."""
+"""End to end in Chromium: the host drives one full turn of Director's Cut; a guard's phone answers Bonnie's attack;
+the host's one tap runs Foxy's and Golden Freddy's rolls and every screen shows them."""
 
 import re
 
@@ -14,8 +15,10 @@ def test_the_host_drives_a_full_turn_and_a_guards_phone_answers_an_attack(live_s
     from playwright.sync_api import expect
 
     host = screens(HOST)
-    join_url = new_table(host, live_server, "directors-cut", {"Guards": "2"}, select={"Night": "first"})
-    expect(host.locator(".dc-card")).to_contain_text("Foxy and Freddy aren't allowed to move.")
+    join_url = new_table(host, live_server, "directors-cut", {"Guards": "2"}, select={"Night": "second"})
+    expect(host.locator(".dc-card")).to_contain_text("Foxy is allowed to move, Freddy isn't.")
+    expect(host.locator(".dc-readings")).to_contain_text("Golden Freddy on the First to Third Nights: rolls every "
+                                                         "full turn")
 
     ann = screens(PHONE)
     join(ann, join_url, "Ann")
@@ -29,10 +32,16 @@ def test_the_host_drives_a_full_turn_and_a_guards_phone_answers_an_attack(live_s
     expect(host.locator(".log-entry").first).to_contain_text("Ann (Guard 1): Guard 1 rolled")
     host.get_by_role("button", name="Roll for Guard 2 (d8)").click()
 
-    # Bonnie: the app rolls her tile, the host says Ann is in her line of sight.
-    host.get_by_role("button", name="Roll for Bonnie (d10)").click()
-    expect(host.locator(".dc-question")).to_contain_text("Is a guard in her line of sight?")
-    expect(ann.locator(".dc-last")).to_contain_text("she moves to tile")  # the GM's roll shows on the phone too
+    # Bonnie: the GM rolls a real d10 (a wrong face is refused), the host says Ann is in her line of sight.
+    expect(host.get_by_role("button", name="Roll for Bonnie (d10)")).to_be_visible()
+    host.get_by_text("Rolled a real d10? Enter it").click()
+    host.get_by_label("The real d10 showed").fill("13")
+    host.get_by_role("button", name="Enter", exact=True).click()
+    expect(host.locator("#flash")).to_contain_text("A d10 can't show 13")
+    host.get_by_label("The real d10 showed").fill("5")
+    host.get_by_role("button", name="Enter", exact=True).click()
+    expect(host.locator(".dc-question")).to_contain_text("Bonnie is on tile 5. Is a guard in her line of sight?")
+    expect(ann.locator(".dc-last")).to_contain_text("she moves to tile 5")  # the GM's roll shows on the phone too
     host.get_by_role("button", name="Guard 1 (Ann)").click()
 
     # Ann's phone is asked to roll against the attack, with her survival chance.
@@ -46,23 +55,22 @@ def test_the_host_drives_a_full_turn_and_a_guards_phone_answers_an_attack(live_s
     fate = re.compile(r"against Bonnie, (odd|even): Guard 1 (dies|lives)")
     expect(host.locator(".log-entry").first).to_contain_text(fate)
 
-    # If Ann lived Bonnie looks for anyone else; then Chica meets nobody and Golden Freddy's real d12 shows 5.
+    # If Ann lived Bonnie looks for anyone else; then Chica meets nobody.
     if host.get_by_role("button", name="Nobody").is_visible():
         host.get_by_role("button", name="Nobody").click()
     host.get_by_role("button", name="Roll for Chica (d6)").click()
     host.get_by_role("button", name="Nobody").click()
-    expect(host.locator(".dc-question")).to_contain_text("Roll for Golden Freddy (d12): he attacks on 12.")
-    host.get_by_text("Rolled a real d12? Enter it").click()
-    host.get_by_label("The real d12 showed").fill("13")
-    host.get_by_role("button", name="Enter", exact=True).click()
-    expect(host.locator("#flash")).to_contain_text("A d12 can't show 13")
-    host.get_by_label("The real d12 showed").fill("5")
-    host.get_by_role("button", name="Enter", exact=True).click()
 
-    for page in (host, ann):
-        expect(page.locator(".dc-turn")).to_contain_text("Full turn 2 of 10")
-        expect(page.locator(".log-entry").first).to_contain_text("Golden Freddy rolled 5 on d12 (real die): "
-                                                                 "nothing happens. Full turn 1 of 10 is over.")
+    # One tap for Foxy and Golden Freddy: each roll is in the log line and on the phone.
+    host.get_by_role("button", name="Roll for Foxy (d20), then Golden Freddy (d12)").click()
+    expect(host.locator(".log-entry").first).to_contain_text(re.compile(r"Host: Foxy rolled \d+ on d20"))
+    expect(ann.locator(".dc-last")).to_contain_text("Foxy · d20")
+    if "nothing happens" in host.locator(".log-entry").first.inner_text().split("Golden Freddy")[0]:
+        expect(host.locator(".log-entry").first).to_contain_text(re.compile(r"Golden Freddy rolled \d+ on d12"))
+        expect(ann.locator(".dc-last")).to_contain_text("Golden Freddy · d12")
+        if "Full turn 1 of 10 is over." in host.locator(".log-entry").first.inner_text():
+            for page in (host, ann):
+                expect(page.locator(".dc-turn")).to_contain_text("Full turn 2 of 10")
     for page, name in ((host, "directors-cut-host"), (ann, "directors-cut-phone")):
         assert serious_violations(page) == [], name
         shoot(page, name)

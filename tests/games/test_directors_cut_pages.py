@@ -58,8 +58,12 @@ def test_a_guards_phone_rolls_through_the_api_and_the_log_tells_the_story(client
     assert body["view"]["ask"]["kind"] == "freddy_room" and body["view"]["answerer"] == "the host"
     answered = act_via_api(client, table, table["host_token"], {"type": "answer", "choice": "entered"})
     assert answered.status_code == 200
-    assert answered.get_json()["log"][0]["text"] == ("Host: Guard 1 entered Freddy's room: Freddy wakes and will go "
-                                                     "for them.")
+    assert answered.get_json()["log"][0]["text"] == ("Host: Guard 1 entered Freddy's room: Freddy wakes, moves to "
+                                                     "them and attacks!")
+    assert answered.get_json()["view"]["turn"] == {"seats": [1], "text": "Waiting for Guard 1"}
+    attacked = act_via_api(client, table, table["ann"], {"type": "roll", "values": [2]})
+    assert attacked.get_json()["log"][0]["text"] == ("Ann (Guard 1): Guard 1 rolled 2 on d8 (real die) against "
+                                                     "Freddy, even: Guard 1 lives. Freddy goes inactive.")
     app_roll = act_via_api(client, table, table["bo"], {"type": "roll"})
     assert re.fullmatch(r"Bo \(Guard 2\): Guard 2 rolled \d on d8 and moves up to \d tiles?\.",
                         app_roll.get_json()["log"][0]["text"])
@@ -86,6 +90,9 @@ def test_a_refused_move_says_why_and_changes_nothing(app, client, table, who, ac
     ({"night": "eighth"}, "Night must be one of: first, second, third, fourth, fifth, sixth, final."),
     ({"night": "second", "guards": 2, "freddy_player": True}, "Freddy isn't allowed to move on The Second Night"),
     ({"guards": 4, "guard_die": 6}, "Guard die sides must be from 8 to 100, not 6."),
+    ({"freddy_enters": "whenever"}, "A guard who enters Freddy's line of sight is attacked must be one of: now, "
+                                    "his-turn."),
+    ({"golden_freddy_early": True}, "Golden Freddy on the First to Third Nights must be one of: rolls, rests."),
 ])
 def test_a_setup_the_rulebook_forbids_is_refused_with_a_sentence(app, client, options, message):
     before = snapshot(app)
@@ -96,13 +103,50 @@ def test_a_setup_the_rulebook_forbids_is_refused_with_a_sentence(app, client, op
 
 def test_the_host_screen_shows_the_question_the_odds_the_board_check_and_the_rule_card(client, phone):
     host, code = hosted(client, phone, night="sixth")
-    text = page_text(client.get(host))
+    shown = client.get(host)
+    text = page_text(shown)
     for expected in ("The Sixth Night", "Full turn", "Guard 1: roll your move (d8).", "Waiting for Guard 1 (Ann)",
                      "Roll for Guard 1 (Ann) (d8)", "Odds this full turn", "15%", "Foxy charges",
-                     "16.7%", "Golden Freddy attacks", "Board check", "Inactive: a guard entering or leaving",
+                     "17%", "Golden Freddy attacks", "Board check", "Inactive: a guard entering (attacked at once)",
                      "Foxy can be triggered when he rolls 10, 15, or 20.", "Golden Freddy can be triggered when he "
-                     "rolls 6 or 12.", "Not used: needs TWO guards in the Medical Office, once", "assumed"):
-        assert expected in text, expected
+                     "rolls 6 or 12.", "Not used: needs TWO guards in the Medical Office, once", "assumed",
+                     "How this table reads the loose sentences:",
+                     "A guard who enters Freddy's line of sight is attacked: at once, before any other animatronic "
+                     "acts", "Foxy's odd roll when every guard is blocked ends: the whole full turn"):
+        assert expected in words(shown), expected
+    readings = text[text.index('class="dc-readings"'):]
+    readings = readings[:readings.index("</div>")]
+    assert "Golden Freddy on the First to Third Nights" not in readings  # the Sixth Night's card names him
+
+
+def test_the_hosts_one_tap_runs_foxys_and_golden_freddys_rolls_and_the_log_lists_each(client, phone):
+    host, code = hosted(client, phone, night="second", guards="1")
+    for fields in ({"type": "roll", "values": "2"}, {"type": "roll", "values": "4"},
+                   {"type": "answer", "choice": "nobody"}, {"type": "roll", "values": "3"},
+                   {"type": "answer", "choice": "nobody"}):  # Guard 1, Bonnie and her sight, Chica and whom she meets
+        assert tap(client, host, code, **fields).status_code == 200
+    page = page_text(client.get(host))
+    assert "Roll for Foxy (d20), then Golden Freddy (d12)" in page and "Rolled a real d20? Enter it" in page
+    ran = tap(client, host, code, type="run-rolls", step=6)
+    assert ran.status_code == 200, page_text(ran)
+    line = words(ran)
+    assert re.search(r"Host: Foxy rolled \d+ on d20: (nothing happens\.|he charges)", line)
+    if "he charges" not in line:
+        assert re.search(r"Golden Freddy rolled \d+ on d12", line) and "Last rolls" in page_text(ran)
+    seat = page_text(phone.get(f"/t/{code}/seats/1"))
+    assert "Foxy · d20" in seat  # the run's rolls show on the phones too
+    assert "Roll for Foxy" not in seat
+    refused = tap(phone, f"/t/{code}/seats/1", code, type="run-rolls")
+    assert refused.status_code == 422 and "Running the GM's rolls is for the host screen." in page_text(refused)
+
+
+def test_the_real_die_form_still_enters_the_gms_roll_by_hand(client, phone):
+    host, code = hosted(client, phone, night="first", guards="1")
+    assert tap(client, host, code, type="roll", values="2").status_code == 200  # Guard 1
+    page = page_text(client.get(host))
+    assert "Roll for Bonnie (d10)" in page and 'name="values"' in page
+    typed = tap(client, host, code, type="roll", step=2, values="7")
+    assert typed.status_code == 200 and "Bonnie rolled 7 on d10 (real die): she moves to tile 7." in page_text(typed)
 
 
 def test_a_phone_plays_its_move_from_the_page_and_the_host_answers_freddys_question(client, phone):

@@ -3,6 +3,7 @@
 from ..options import BoolOption, ChoiceOption, IntOption, OptionError
 from ..spec import GameSpec, SeatDef, load_profile
 from .nights import NIGHTS as NIGHT_TABLE
+from .odds import FOXY_KILLS
 
 PROFILE = load_profile("directors_cut")
 
@@ -36,6 +37,32 @@ def die(key, label, minimum=2):
     return IntOption(key, label, entry.value, minimum=minimum, maximum=100, source=entry.source, help=entry.note)
 
 
+# Readings of loose sentences (rules.py's docstring lists each with its quote); each is "assumed": our reading.
+READINGS = (
+    ChoiceOption("freddy_enters", "A guard who enters Freddy's line of sight is attacked", "now", source="assumed",
+                 choices=(("now", "at once, before any other animatronic acts"),
+                          ("his-turn", "on Freddy's own turn in the turn order")),
+                 help="'If a Guard enters Freddy's line of sight to activate him, Freddy moves to the Guard that "
+                      "activated him and attacks.' Only the leaving case says 'On Freddy's next turn', so the "
+                      "entering case reads as an attack at once."),
+    ChoiceOption("foxy_odd_roll", "Foxy's odd roll when every guard is blocked ends", "full-turn", source="assumed",
+                 choices=(("full-turn", "the whole full turn (Freddy and Golden Freddy don't act)"),
+                          ("foxy", "only Foxy's turn (Freddy and Golden Freddy still act)")),
+                 help="'If all Guards are blocked by anamatronics Foxy rolls, an even roll inactivates Foxy, an odd "
+                      "roll resets all anamatronics to their starting location and the turn ends.' It doesn't say "
+                      "whose turn; every animatronic going back to its start reads as the end of the full turn."),
+    ChoiceOption("golden_freddy_early", "Golden Freddy on the First to Third Nights", "rolls", source="assumed",
+                 choices=(("rolls", "rolls every full turn, as on the later nights"),
+                          ("rests", "doesn't move: those nights' cards don't name him")),
+                 help="The cards of those nights say only 'Foxy and Freddy aren't allowed to move.' or 'Foxy is "
+                      "allowed to move, Freddy isn't.'; the turn order lists '(9) Golden Freddy' and 'Foxy and "
+                      "Golden Freddy rolls are done by the GM.', so he rolls unless a card stops him."),
+    ChoiceOption("foxy_inactive", "Foxy inactive for", "night", source="assumed",
+                 choices=(("night", "the rest of the night"), ("next", "his next turn only")),
+                 help="'If all Guards are blocked by anamatronics Foxy rolls, an even roll inactivates Foxy': the "
+                      "rulebook doesn't say for how long."),
+)
+
 SPEC = GameSpec(
     slug="directors-cut",
     name="Five Nights at Freddy's Director's Cut",
@@ -55,12 +82,10 @@ SPEC = GameSpec(
         BoolOption("chica_player", "A player runs Chica", False, help="Otherwise the app rolls for her."),
         BoolOption("freddy_player", "A player runs Freddy", False,
                    help="Only from The Fourth Night on: Freddy doesn't move on Nights 1-3."),
-        die("guard_die", "Guard die sides", minimum=8),
+        die("guard_die", "Guard die sides", minimum=max(FOXY_KILLS)),
         die("bonnie_die", "Bonnie die sides"),
         die("chica_die", "Chica die sides"),
         die("freddy_die", "Freddy die sides"),
-        ChoiceOption("foxy_inactive", "Foxy inactive for", "night", source="assumed",
-                     choices=(("night", "the rest of the night"), ("next", "his next turn only")),
-                     help="'An even roll inactivates Foxy': the rulebook doesn't say for how long."),
+        *READINGS,
     ),
 )

@@ -1,25 +1,26 @@
 """The Medical Office: from The Fourth Night, guards in the office bring one dead guard back, once a night.
 
 Pure: checks a revive against tonight's rule card and returns a changed copy; never touches the input state.
+The move's declared fields (rules.py) have already checked that the guard is a seat and the office a list of numbers.
 """
 
 from __future__ import annotations
 
 import copy
+from itertools import combinations
 from typing import Any
 
 from ..contract import Event, IllegalAction
+from ..words import listing
 from .nights import night_of
-from .story import guard_name, question
-
-COUNTS = {1: "ONE guard", 2: "TWO guards", 3: "THREE guards"}  # the rule card's own capitals
+from .story import REVIVE_COUNTS, guard_name, question
 
 
 def _alive(state: dict[str, Any]) -> list[int]:
     return [int(seat) for seat, status in state["guards"].items() if status == "alive"]
 
 
-def revive(state: dict[str, Any], action: dict[str, Any], actor: int | None):
+def revive(state: dict[str, Any], guard: int, office: list[int], actor: int | None):
     """'If ONE player enters the Medical Office, a dead player can be revived and moved to default location.'"""
     tonight = night_of(state["night"])
     if not tonight.revive_needs:
@@ -28,33 +29,29 @@ def revive(state: dict[str, Any], action: dict[str, Any], actor: int | None):
         raise IllegalAction("The Medical Office revive has already been used tonight: it works only once a night.")
     if state["ask"]["kind"] == "attack":
         raise IllegalAction(f"Finish the attack first: {question(state, state['ask'])}")
-    guard, office = action["guard"], action["office"]
-    if isinstance(guard, bool) or not isinstance(guard, int) or str(guard) not in state["guards"]:
+    if str(guard) not in state["guards"]:
         raise IllegalAction("Name the dead guard to revive by seat number, like 2.")
     status = state["guards"][str(guard)]
     if status == "eliminated":
         raise IllegalAction(f"{guard_name(guard)} was eliminated by Golden Freddy and cannot be revived.")
     if status == "alive":
         raise IllegalAction(f"{guard_name(guard)} is alive; only a dead guard can be revived.")
-    if not isinstance(office, list) or any(isinstance(seat, bool) or not isinstance(seat, int) for seat in office):
-        raise IllegalAction("Name the guards in the Medical Office by seat number, like [1, 3].")
     if len(set(office)) != len(office):
         raise IllegalAction("Name each guard in the Medical Office once.")
     for seat in office:
-        if str(seat) not in state["guards"] or state["guards"][str(seat)] != "alive":
+        if state["guards"].get(str(seat)) != "alive":
             name = guard_name(seat) if str(seat) in state["guards"] else f"Seat {seat}"
             raise IllegalAction(f"{name} isn't a living guard, so they can't be in the Medical Office.")
     needs = tonight.revive_needs
     if len(office) < needs:
-        count = COUNTS[needs]
-        raise IllegalAction(f"On {tonight.label} the revive needs {count} in the Medical Office; "
+        raise IllegalAction(f"On {tonight.label} the revive needs {REVIVE_COUNTS[needs]} in the Medical Office; "
                             f"you named {len(office)}.")
     if actor is not None and actor not in office:
         raise IllegalAction("Only a guard in the Medical Office (or the host) can call the revive.")
     after = copy.deepcopy(state)
     after["guards"][str(guard)] = "alive"
     after["revive_used"] = True
-    names = " and ".join(guard_name(seat) for seat in sorted(office))
+    names = listing(guard_name(seat) for seat in sorted(office))
     return after, [Event(f"{names} in the Medical Office revive {guard_name(guard)}, who goes back to the start.")]
 
 
@@ -65,11 +62,4 @@ def revive_options(state: dict[str, Any]) -> list[dict[str, Any]]:
     if not needs or state["revive_used"] or ask is None or ask["kind"] == "attack":
         return []
     dead = [int(seat) for seat, status in state["guards"].items() if status == "dead"]
-    alive = _alive(state)
-    return [{"guard": guard, "office": list(group)} for guard in dead for group in _groups(alive, needs)]
-
-
-def _groups(items: list[int], size: int) -> list[tuple[int, ...]]:
-    if size == 0:
-        return [()]
-    return [(first, *rest) for index, first in enumerate(items) for rest in _groups(items[index + 1:], size - 1)]
+    return [{"guard": guard, "office": list(group)} for guard in dead for group in combinations(_alive(state), needs)]

@@ -28,6 +28,15 @@ class Night:
     revive_needs: int  # guards in the Medical Office for the once-a-night revive; 0 = no revive tonight
     card: tuple[str, ...]
 
+    @property
+    def card_moves_golden_freddy(self) -> bool:
+        """Whether tonight's card lets Golden Freddy move: 'All animatronics are allowed to move' or his own line.
+
+        The First to Third Nights' cards name only Foxy and Freddy, so whether he rolls then is a reading (rules.py).
+        """
+        return any((line.startswith("All") and "allowed to move" in line) or "Golden Freddy" in line
+                   for line in self.card)
+
 
 NIGHTS: tuple[Night, ...] = (
     Night("first", "The First Night", 6, foxy_moves=False, freddy_moves=False, bonnie_rolls=1, chica_doubled=False,

@@ -1,6 +1,7 @@
 """Exact odds the GM never had time for: Foxy and Golden Freddy striking, a guard living through an attack.
 
-Pure: built on the dice module's exact distributions, so every figure is a Fraction before it becomes text.
+Pure: built on the dice module's exact distributions, so every figure is a Fraction before it becomes text, and the
+text is `words.percent`'s, the same in every game.
 """
 
 from __future__ import annotations
@@ -9,9 +10,9 @@ from collections.abc import Iterable
 from fractions import Fraction
 
 from ...dice import parse
+from ..words import percent
 
-# Who attacks -> the faces of the guard's die that kill (or, for Golden Freddy, eliminate); see attack_outcome.
-ATTACKERS = ("bonnie", "chica", "foxy", "freddy", "golden_freddy")
+FOXY_KILLS = (7, 8)  # "If the attacked Guard rolls a 7 or an 8 they die.": a guard's die needs at least 8 sides
 
 
 def chance(sides: int, hits: Iterable[int]) -> Fraction:
@@ -28,7 +29,7 @@ def fatal_faces(attacker: str, sides: int) -> list[int]:
     Golden Freddy: "If the Guard being attacked rolls a 1 on their dice they are eliminated from the game."
     """
     if attacker == "foxy":
-        return [face for face in (7, 8) if face <= sides]
+        return [face for face in FOXY_KILLS if face <= sides]
     if attacker == "golden_freddy":
         return [1]
     return [face for face in range(1, sides + 1) if face % 2 == 1]
@@ -45,15 +46,12 @@ def either(first: Fraction, second: Fraction) -> Fraction:
 
 
 def shown(probability: Fraction) -> dict[str, str]:
-    """A chance as a table reads it: '1 in 20' and '5%' (one decimal when it isn't whole)."""
-    percent = probability * 100
-    text = f"{int(percent)}%" if percent.denominator == 1 else f"{float(percent):.1f}%"
+    """A chance as a table reads it: '1 in 20' and '5%', and the exact fraction for anyone who checks."""
     if probability == 0:
         ratio = "never"
     elif probability == 1:
         ratio = "certain"
-    elif probability.numerator == 1:
-        ratio = f"1 in {probability.denominator}"
     else:
         ratio = f"{probability.numerator} in {probability.denominator}"
-    return {"ratio": ratio, "percent": text, "exact": f"{probability.numerator}/{probability.denominator}"}
+    return {"ratio": ratio, "percent": percent(probability),
+            "exact": f"{probability.numerator}/{probability.denominator}"}

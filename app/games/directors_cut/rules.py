@@ -3,6 +3,26 @@
 Pure: no Flask, no SQLAlchemy. The board stays on the table, so the app never guesses where pieces stand: it rolls,
 applies tonight's modifiers, and asks exactly one question at a time (`state["ask"]`) of whoever can see the answer:
 a guard's phone for its own movement and attack rolls, an animatronic's player for their piece, the host otherwise.
+The host's one tap `run-rolls` makes every GM roll that needs no eyes on the board, up to the next question.
+
+Readings of loose sentences, each a setup option labelled assumed (__init__.py; docs/games/directors-cut.md):
+- `freddy_enters` (default `now`): "If a Guard enters Freddy's line of sight to activate him, Freddy moves to the
+  Guard that activated him and attacks." Read as an attack at once, before any other animatronic acts; only the
+  leaving case says "On Freddy's next turn". `his-turn`: Freddy goes for that guard in his own slot of the turn order
+  (and hunts the nearest guard if another animatronic got them first).
+- `foxy_odd_roll` (default `full-turn`): "an odd roll resets all anamatronics to their starting location and the turn
+  ends." Read as the full turn: Freddy and Golden Freddy don't act, the next full turn begins. `foxy`: only Foxy's.
+- `golden_freddy_early` (default `rolls`): the First to Third Nights' cards say only "Foxy and Freddy aren't allowed
+  to move." / "Foxy is allowed to move, Freddy isn't."; Golden Freddy is in the turn order and "Foxy and Golden Freddy
+  rolls are done by the GM.", so he rolls. `rests`: he doesn't move until a card says "All animatronics".
+- `foxy_inactive` (default `night`): "an even roll inactivates Foxy" says not for how long: the rest of the night,
+  or (`next`) his next turn only.
+Readings kept in the procedures, without an option:
+- "If a Guard is in line of sight of Bonnie after she moves that Guard is attacked": every guard in her line of sight
+  is attacked, one at a time; she is asked about the others after each attack.
+- "Once Freddy attacks a Guard he goes inactive": a hunt that meets nobody is no attack, so Freddy stays awake.
+- "they are eliminated from the game (and cannot be revived)": an eliminated guard is out and shares no win; a dead
+  guard can still be revived, so they are in the night and share the guards' win.
 """
 
 from __future__ import annotations
@@ -10,70 +30,76 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ...dice import DiceError
-from ..contract import Event, IllegalAction, Outcome, Viewer
-from ..moves import check_move
-from . import odds
+from ...dice import DiceError, check_physical, parse
+from ..contract import Event, IllegalAction, Outcome, Viewer, seen
+from ..moves import Choice, Count, Move, Moves, MoveType, Numbers, SeatField, seat_text
+from ..options import OptionError
+from ..words import listing, plural
+from . import SPEC, odds
 from .medical_office import revive, revive_options
 from .nights import Night, night_of
-from .story import FOXY_PATH, FREDDY_ROOM, NAMES, guard_name, question, who_answers
-
-FORM_NUMBERS = frozenset({"guard", "step"})
-FORM_LISTS = frozenset({"office"})
+from .readings import in_force, reading
+from .story import (
+    CHOICE_LABELS,
+    FOXY_PATH,
+    FREDDY_ROOM,
+    NAMES,
+    board,
+    board_lines,
+    golden_freddy_moves,
+    guard_name,
+    me_of,
+    odds_view,
+    piece_name,
+    question,
+    seat_name,
+    sight_rule,
+    who_answers,
+)
 
 PLAYABLE = ("bonnie", "chica", "freddy")  # "Bonnie, Chica and Freddy can be controlled by another player."
 ANIMATRONICS = ("bonnie", "chica", "foxy", "freddy", "golden_freddy")
 ROLL_ASKS = ("move", "bonnie", "chica", "foxy", "foxy_blocked", "freddy", "golden_freddy", "attack")
-GUARD_ASKS = ("bonnie_sight", "chica_met", "freddy_met", "foxy_nearest", "golden_furthest")
+GUARD_ROLLS = ("move", "attack")  # always a guard's own roll, on their phone
+MISSES = ("foxy", "golden_freddy")  # rolls that do nothing unless they show a trigger number
 CHOICE_ASKS = {"freddy_room": FREDDY_ROOM, "foxy_path": FOXY_PATH}
-FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "roll": ((), ("values", "step")),
-    "answer": ((), ("choice", "guard", "step")),
-    "revive": (("guard", "office"), ("step",)),
-}
-DOING = {"roll": "A roll", "answer": "An answer", "revive": "A revive"}
-MIN_GUARD_DIE = 8  # Foxy's victim "rolls a 7 or an 8", so a guard's die must show 8
+
+MOVES = Moves("Director's Cut", example='{"type": "roll"}',
+              offer="isn't a move in Director's Cut; you can roll, answer the question on screen, or revive a guard "
+                    "in the Medical Office.",
+              seat_name=seat_name)
 
 
 # ---- setup ----------------------------------------------------------------------------------------------------------
 
 def new_state(seats: list[int], options: dict[str, Any], profile: dict[str, Any]) -> dict[str, Any]:
     """Full turn 1 of the chosen night, Guard 1 to move; every guard alive, Freddy asleep, Foxy in Pirate Cove."""
-    night = night_of(options.get("night"))
-    if night is None:
-        raise IllegalAction(f"There is no night called {str(options.get('night'))[:20]!r}; pick The First Night "
-                            "to The Sixth Night, or One Final Night.")
-    guards = options.get("guards")
-    if isinstance(guards, bool) or not isinstance(guards, int) or not 1 <= guards <= 4:
-        raise IllegalAction("Director's Cut has 1 to 4 guards.")
-    players = [key for key in PLAYABLE if options.get(f"{key}_player")]
-    if len(seats) != guards + len(players):
-        raise IllegalAction(f"This setup needs {guards + len(players)} seats, not {len(seats)}.")
-    if len(seats) > night.most_players:
-        raise IllegalAction(f"{night.label} is for 1-{night.most_players} players, not {len(seats)}.")
-    if "freddy" in players and not night.freddy_moves:
-        raise IllegalAction(f"Freddy isn't allowed to move on {night.label}, so nobody can play him that night.")
-    sides = {piece: options.get(f"{piece}_die", profile.get(f"{piece}_die")) for piece in ("guard", *PLAYABLE)}
-    sides |= {"foxy": profile.get("foxy_die", 20), "golden_freddy": profile.get("golden_freddy_die", 12)}
-    for piece, count in sides.items():
-        if isinstance(count, bool) or not isinstance(count, int) or not 2 <= count <= 100:
-            raise IllegalAction(f"{NAMES.get(piece, 'A guard')}'s die must have 2 to 100 sides.")
-    if sides["guard"] < MIN_GUARD_DIE:
-        raise IllegalAction(f"A guard's die needs at least {MIN_GUARD_DIE} sides: Foxy's victim dies on a 7 or an 8.")
+    try:
+        options, plan = SPEC.configure(options)  # the setup's own checks, also for a caller that skipped the form
+    except OptionError as error:
+        raise IllegalAction(str(error)) from None
+    if len(seats) != len(plan):
+        raise IllegalAction(f"This setup needs {len(plan)} seats, not {len(seats)}.")
+    tonight = night_of(options["night"])
+    guards = options["guards"]
+    players = [key for key in PLAYABLE if options[f"{key}_player"]]
+    sides = {piece: options[f"{piece}_die"] for piece in ("guard", *PLAYABLE)}
+    sides |= {"foxy": profile["foxy_die"], "golden_freddy": profile["golden_freddy_die"]}
     guard_seats = list(seats[:guards])
     controllers = {key: None for key in PLAYABLE}
     for key, seat in zip(players, seats[guards:], strict=True):
         controllers[key] = seat
     state = {
-        "night": night.key, "seats": list(seats), "guards": {str(seat): "alive" for seat in guard_seats},
-        "controllers": controllers, "dice": sides, "full_turns": int(profile.get("full_turns", 10)),
+        "night": tonight.key, "seats": list(seats), "guards": {str(seat): "alive" for seat in guard_seats},
+        "controllers": controllers, "dice": sides, "full_turns": profile["full_turns"],
         "full_turn": 1, "turns_done": 0,
         "order": [f"guard-{seat}" for seat in guard_seats] + list(ANIMATRONICS),
         "turn": None, "ask": None, "step": 0,
-        "freddy": "inactive" if night.freddy_moves else "resting", "freddy_target": None,
-        "foxy": "ready" if night.foxy_moves else "resting", "foxy_back": None,
-        "foxy_inactive": options.get("foxy_inactive", "night"),
-        "revive_used": False, "last_roll": None, "deaths": [],
+        "freddy": "inactive" if tonight.freddy_moves else "resting", "freddy_target": None,
+        "foxy": "ready" if tonight.foxy_moves else "resting", "foxy_back": None,
+        "freddy_enters": options["freddy_enters"], "foxy_odd_roll": options["foxy_odd_roll"],
+        "golden_freddy_early": options["golden_freddy_early"], "foxy_inactive": options["foxy_inactive"],
+        "revive_used": False, "last_roll": None, "last_rolls": [], "deaths": [],
     }
     _start_from(state, 0, [])
     return state
@@ -132,7 +158,6 @@ def _advance(state: dict[str, Any], events: list[Event]) -> None:
 
 def _start(state: dict[str, Any], piece: str, events: list[Event]) -> bool:
     """Begin `piece`'s turn with its first question; False to skip it (dead guard, resting or inactive piece)."""
-    tonight = night(state)
     if piece.startswith("guard-"):
         seat = int(piece.removeprefix("guard-"))
         if state["guards"][str(seat)] != "alive":
@@ -140,7 +165,7 @@ def _start(state: dict[str, Any], piece: str, events: list[Event]) -> bool:
         _ask(state, "move", seat)
         return True
     if piece == "bonnie":
-        _ask(state, "bonnie", state["controllers"]["bonnie"], roll=1, rolls=tonight.bonnie_rolls)
+        _ask(state, "bonnie", state["controllers"]["bonnie"], roll=1, rolls=night(state).bonnie_rolls)
         return True
     if piece == "chica":
         _ask(state, "chica", state["controllers"]["chica"])
@@ -149,6 +174,8 @@ def _start(state: dict[str, Any], piece: str, events: list[Event]) -> bool:
         return _start_foxy(state, events)
     if piece == "freddy":
         return _start_freddy(state, events)
+    if not golden_freddy_moves(state):
+        return False
     _ask(state, "golden_freddy", None)
     return True
 
@@ -187,35 +214,81 @@ def _start_freddy(state: dict[str, Any], events: list[Event]) -> bool:
     return True
 
 
-# ---- apply ----------------------------------------------------------------------------------------------------------
+# ---- the fields a move carries --------------------------------------------------------------------------------------
 
-def _needs(kind: str, key: str) -> str:
-    """What a revive sent without its guard or office is missing (the only move with needed fields)."""
-    return (f"{DOING[kind]} needs '{key}': name the dead guard and the guards in the Medical Office, "
-            'like {"guard": 2, "office": [1]}.')
+def _asked(state: dict[str, Any], move: Move) -> int:
+    return state["ask"]["step"]
 
 
-def apply(state: dict[str, Any], action: dict[str, Any], rng: Any) -> tuple[dict[str, Any], list[Event]]:
-    """Check the action completely against the question asked, then return a changed copy and the night's story."""
-    kind, actor = check_move(action, FIELDS, DOING, state["seats"], example='{"type": "roll"}',
-                             offer="isn't a move in Director's Cut; you can roll, answer the question on screen, "
-                                   "or revive a guard in the Medical Office.",
-                             missing=_needs)
+def _answered_already(state: dict[str, Any], move: Move, value: Any) -> str:
+    return f"That question was already answered. Now: {question(state, state['ask'])}"
+
+
+def _die_now(state: dict[str, Any], move: Move) -> int | None:
+    """The sides of the die the question asks for, or None when nothing is to be rolled."""
     ask = state["ask"]
-    if ask is None:
+    return _die_of(state, ask) if ask["kind"] in ROLL_ASKS else None
+
+
+def _not_a_face(state: dict[str, Any], move: Move, value: Any) -> str:
+    """The dice module's own sentence for what was typed as the real die ('A d8 can't show 9: ...')."""
+    die = _die_now(state, move)
+    if die is None:
+        return f"Nothing is to be rolled now. {question(state, state['ask'])}"
+    try:
+        check_physical(parse(f"d{die}"), move["values"])
+    except DiceError as error:
+        return str(error)
+    return f"Enter the one number the real d{die} showed."
+
+
+def _choices(state: dict[str, Any], move: Move) -> list[str]:
+    ask = state["ask"]
+    if ask["kind"] in CHOICE_ASKS:
+        return list(CHOICE_ASKS[ask["kind"]])
+    return ["nobody"] if ask.get("nobody") else []
+
+
+def _wrong_answer(state: dict[str, Any], move: Move, guard: int | None = None) -> str:
+    """Why this isn't an answer to the question on screen, and what is."""
+    ask = state["ask"]
+    kind = ask["kind"]
+    if kind in ROLL_ASKS:
+        return f"No question is waiting for an answer: {question(state, ask)}"
+    if kind in CHOICE_ASKS:
+        return f"Answer with one of: {', '.join(CHOICE_ASKS[kind])}."
+    if guard is None:
+        return "Answer with a guard's seat number" + (" or 'nobody'" if ask.get("nobody") else "") + "."
+    name = guard_name(guard) if str(guard) in state["guards"] else f"Seat {seat_text(guard)}"
+    return f"{name} isn't one of the answers here; pick {listing((guard_name(seat) for seat in ask['guards']), 'or')}."
+
+
+def _revive_needs(key: str) -> str:
+    return (f"A revive needs '{key}': name the dead guard and the guards in the Medical Office, "
+            'like {{"guard": 2, "office": [1]}}.')
+
+
+STEP = Count("step", "the question number", low=_asked, high=_asked, picked=False, optional=True,
+             wrong="The question number must be a whole number.", too_low=_answered_already,
+             too_high=_answered_already,
+             help="the number of the question on screen (the view's ask.step): a late or doubled tap is refused")
+REAL_DIE = Numbers("values", "what the real die showed", low=1, high=_die_now, length=1, optional=True,
+                   picked=True, wrong=_not_a_face, too_low=_not_a_face, too_high=_not_a_face)  # left out: the app rolls
+CHOICE = Choice("choice", "the answer", _choices, optional=True, wrong=lambda state, move, value:
+                _wrong_answer(state, move))
+GUARD = SeatField("guard", "the guard", optional=True, wrong="Name the guard by seat number, like 2.",
+                  unknown=lambda state, move, value: _wrong_answer(state, move, move["guard"]))
+DEAD_GUARD = SeatField("guard", "the dead guard", ask=_revive_needs("guard"),
+                       wrong="Name the dead guard to revive by seat number, like 2.",
+                       unknown="Name the dead guard to revive by seat number, like 2.")
+OFFICE = Numbers("office", "the guards in the Medical Office", length=4, ask=_revive_needs("office"),
+                 wrong="Name the guards in the Medical Office by seat number, like [1, 3].")
+
+
+@MOVES.before_each
+def _night_goes_on(state: dict[str, Any], move: Move, declared: MoveType) -> None:
+    if state["ask"] is None:
         raise IllegalAction("The night is over; nothing more can be done.")
-    if "step" in action:
-        step = action["step"]
-        if isinstance(step, bool) or not isinstance(step, int):
-            raise IllegalAction("The question number must be a whole number.")
-        if step != ask["step"]:
-            raise IllegalAction(f"That question was already answered. Now: {question(state, ask)}")
-    if kind == "revive":
-        return revive(state, action, actor)
-    _check_turn(state, ask, actor)
-    if kind == "roll":
-        return _roll(state, ask, action, rng)
-    return _answer(state, ask, action)
 
 
 def _check_turn(state: dict[str, Any], ask: dict[str, Any], actor: int | None) -> None:
@@ -227,35 +300,95 @@ def _check_turn(state: dict[str, Any], ask: dict[str, Any], actor: int | None) -
     raise IllegalAction(f"It's {who_answers(state, ask)}'s turn, not yours: {question(state, ask)}")
 
 
-def _roll(state: dict[str, Any], ask: dict[str, Any], action: dict[str, Any], rng: Any):
+# ---- the moves ------------------------------------------------------------------------------------------------------
+
+@MOVES.move("roll", "A roll", STEP, REAL_DIE, label="Roll")
+def roll(state: dict[str, Any], move: Move, rng: Any):
+    """The die the question asks for: the app rolls it, or checks and logs what the real die showed."""
+    ask = state["ask"]
+    _check_turn(state, ask, move.actor)
     if ask["kind"] not in ROLL_ASKS:
         raise IllegalAction(f"Nothing is to be rolled now. {question(state, ask)}")
-    if "choice" in action or "guard" in action:
-        raise IllegalAction("A roll doesn't take an answer.")
-    die = _die_of(state, ask)
-    why = _why(ask)
-    values = action.get("values")
+    die, values = _die_of(state, ask), move["values"]
     try:
         if values is None:
-            result = rng.roll(f"d{die}", why)
+            rolled = rng.roll(f"d{die}", _why(ask))
         else:
-            result = rng.physical(f"d{die}", values, why)
+            rolled = rng.physical(f"d{die}", values, _why(ask))
     except DiceError as error:
         raise IllegalAction(str(error)) from None
-    value = result.total
+    after = copy.deepcopy(state)
+    after["last_rolls"] = []
+    events: list[Event] = []
+    _rolled(after, ask, rolled.total, values is not None, events)
+    return after, events
+
+
+@MOVES.move("run-rolls", "Running the GM's rolls", STEP, by="host", label="Run the GM's rolls")
+def run_rolls(state: dict[str, Any], move: Move, rng: Any):
+    """In one tap, the GM's rolls that need no eyes on the board (misses, unplayed animatronics) to the next question.
+
+    Stops at a question for the table or a phone; each roll is drawn and logged as if it were tapped on its own.
+    """
+    if not _gm_roll(state["ask"]):
+        raise IllegalAction(f"The GM has no roll to make now. {question(state, state['ask'])}")
+    after = copy.deepcopy(state)
+    after["last_rolls"] = []
+    events: list[Event] = []
+    while _gm_roll(after["ask"]):
+        ask = after["ask"]
+        _rolled(after, ask, rng.roll(f"d{_die_of(after, ask)}", _why(ask)).total, False, events)
+    return after, events
+
+
+@MOVES.move("answer", "An answer", STEP, CHOICE, GUARD, label="Answer")
+def answer(state: dict[str, Any], move: Move, rng: Any):
+    """One of the choices the question lists, or the guard it asks about."""
+    ask = state["ask"]
+    _check_turn(state, ask, move.actor)
+    if ask["kind"] in ROLL_ASKS:
+        raise IllegalAction(f"No question is waiting for an answer: {question(state, ask)}")
+    choice, guard = move["choice"], move["guard"]
+    if (choice is None) == (guard is None):
+        raise IllegalAction("Answer with one choice, or name one guard.")
+    if guard is not None and (ask["kind"] in CHOICE_ASKS or guard not in ask["guards"]):
+        raise IllegalAction(_wrong_answer(state, move, guard))
     after = copy.deepcopy(state)
     events: list[Event] = []
-    real = "" if values is None else " (real die)"
-    after["last_roll"] = {"who": _roller(ask), "die": die, "value": value, "real": values is not None,
-                          "full_turn": state["full_turn"]}
-    ROLLS[ask["kind"]](after, ask, value, f"{value} on d{die}{real}", events)
-    after["last_roll"]["text"] = events[0].text if events else ""
+    ANSWERS[ask["kind"]](after, ask, guard if choice is None else choice, events)
     return after, events
+
+
+@MOVES.move("revive", "A revive", STEP, DEAD_GUARD, OFFICE, label="Revive")
+def revive_guard(state: dict[str, Any], move: Move, rng: Any):
+    """The Medical Office revive: a dead guard back to the start, once a night from The Fourth Night."""
+    return revive(state, move["guard"], move["office"], move.actor)
+
+
+apply = MOVES.apply
+
+
+# ---- rolling --------------------------------------------------------------------------------------------------------
+
+def _gm_roll(ask: dict[str, Any] | None) -> bool:
+    """A roll nobody at the table makes: Foxy's, Golden Freddy's, or an animatronic no player runs."""
+    return ask is not None and ask["who"] is None and ask["kind"] in ROLL_ASKS and ask["kind"] not in GUARD_ROLLS
+
+
+def _rolled(state: dict[str, Any], ask: dict[str, Any], value: int, real: bool, events: list[Event]) -> None:
+    """One roll: shown on every screen as the latest, then the procedure of the piece that rolled it."""
+    die = _die_of(state, ask)
+    record = {"who": _roller(ask), "die": die, "value": value, "real": real, "full_turn": state["full_turn"]}
+    first = len(events)
+    ROLLS[ask["kind"]](state, ask, value, f"{value} on d{die}{' (real die)' if real else ''}", events)
+    record["text"] = events[first].text if len(events) > first else ""
+    state["last_roll"] = record
+    state["last_rolls"] = [*state.get("last_rolls", []), record]
 
 
 def _die_of(state: dict[str, Any], ask: dict[str, Any]) -> int:
     kind = ask["kind"]
-    if kind in ("move", "attack"):
+    if kind in GUARD_ROLLS:
         return state["dice"]["guard"]
     if kind == "foxy_blocked":
         return state["dice"]["foxy"]
@@ -264,7 +397,7 @@ def _die_of(state: dict[str, Any], ask: dict[str, Any]) -> int:
 
 def _roller(ask: dict[str, Any]) -> str:
     kind = ask["kind"]
-    if kind in ("move", "attack"):
+    if kind in GUARD_ROLLS:
         return guard_name(ask["who"])
     return NAMES["foxy" if kind == "foxy_blocked" else kind]
 
@@ -280,32 +413,21 @@ def _why(ask: dict[str, Any]) -> str:
     return NAMES[kind]
 
 
-def _answer(state: dict[str, Any], ask: dict[str, Any], action: dict[str, Any]):
-    kind = ask["kind"]
-    if kind in ROLL_ASKS:
-        raise IllegalAction(f"No question is waiting for an answer: {question(state, ask)}")
-    choice, guard = action.get("choice"), action.get("guard")
-    if (choice is None) == (guard is None):
-        raise IllegalAction("Answer with one choice, or name one guard.")
-    if kind in CHOICE_ASKS:
-        choices = CHOICE_ASKS[kind]
-        if guard is not None or not isinstance(choice, str) or choice not in choices:
-            raise IllegalAction(f"Answer with one of: {', '.join(choices)}.")
-    else:
-        if choice is not None:
-            if choice != "nobody" or not ask.get("nobody"):
-                allowed = "a guard's seat number" + (" or 'nobody'" if ask.get("nobody") else "")
-                raise IllegalAction(f"Answer with {allowed}.")
-        elif isinstance(guard, bool) or not isinstance(guard, int):
-            raise IllegalAction("Name the guard by seat number, like 2.")
-        elif guard not in ask["guards"]:
-            listed = ", ".join(guard_name(seat) for seat in ask["guards"])
-            raise IllegalAction(f"{guard_name(guard) if str(guard) in state['guards'] else f'Seat {guard}'} "
-                                f"isn't one of the answers here; pick {listed}.")
-    after = copy.deepcopy(state)
-    events: list[Event] = []
-    ANSWERS[kind](after, ask, guard if choice is None else choice, events)
-    return after, events
+def gm_rolls_ahead(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rolls one `run-rolls` tap makes if Foxy and Golden Freddy miss: the one due now, then each next GM roll
+    until a piece moves and the table is asked about it (played out on a copy with a missing face)."""
+    ahead: list[dict[str, Any]] = []
+    future = copy.deepcopy(state)
+    while _gm_roll(future["ask"]):
+        ask = future["ask"]
+        die = _die_of(future, ask)
+        ahead.append({"who": _roller(ask), "die": die, "again": ask["kind"] == "foxy_blocked"})
+        triggers = night(future).foxy_triggers if ask["kind"] == "foxy" else night(future).golden_freddy_triggers
+        miss = next((face for face in range(1, die + 1) if face not in triggers), None)
+        if ask["kind"] not in MISSES or miss is None:
+            break
+        ROLLS[ask["kind"]](future, ask, miss, "", [])
+    return ahead
 
 
 # ---- guards ---------------------------------------------------------------------------------------------------------
@@ -313,7 +435,7 @@ def _answer(state: dict[str, Any], ask: dict[str, Any], action: dict[str, Any]):
 def _rolled_move(state, ask, value, said, events):
     """'You roll the dice on your turn and move accordingly'; then, on nights Freddy moves, ask about his room."""
     seat = ask["who"]
-    events.append(Event(f"{guard_name(seat)} rolled {said} and moves up to {value} tile{'s' if value != 1 else ''}."))
+    events.append(Event(f"{guard_name(seat)} rolled {said} and moves up to {plural(value, 'tile')}."))
     if state["freddy"] == "inactive":
         _ask(state, "freddy_room", None, guard=seat)
         return
@@ -323,6 +445,11 @@ def _rolled_move(state, ask, value, said, events):
 def _answered_freddy_room(state, ask, choice, events):
     """'Freddy is activated when a Guard enters/leaves his line of sight' (his whole room, the cafeteria too)."""
     seat = ask["guard"]
+    if choice == "entered" and reading(state, "freddy_enters") == "now":
+        # "Freddy moves to the Guard that activated him and attacks": before any other animatronic acts.
+        events.append(Event(f"{guard_name(seat)} entered Freddy's room: Freddy wakes, moves to them and attacks!"))
+        _ask(state, "attack", seat, attacker="freddy")
+        return
     if choice == "entered":
         state["freddy"], state["freddy_target"] = "strike", seat
         events.append(Event(f"{guard_name(seat)} entered Freddy's room: Freddy wakes and will go for them."))
@@ -347,11 +474,10 @@ def _rolled_attack(state, ask, value, said, events):
             events.append(Event(f"{name} rolled {said}: Golden Freddy merely sits beside them."))
     else:
         why = "a 7 or an 8" if attacker == "foxy" else ("odd" if value % 2 else "even")
+        fate = "dies" if fatal else "lives"
         if fatal:
             state["guards"][str(seat)] = "dead"
-            events.append(Event(f"{name} rolled {said} against {NAMES[attacker]}, {why}: {name} dies."))
-        else:
-            events.append(Event(f"{name} rolled {said} against {NAMES[attacker]}, {why}: {name} lives."))
+        events.append(Event(f"{name} rolled {said} against {NAMES[attacker]}, {why}: {name} {fate}."))
     if fatal:
         state["deaths"].append({"guard": seat, "by": attacker, "full_turn": state["full_turn"],
                                 "status": state["guards"][str(seat)]})
@@ -419,7 +545,7 @@ def _toward_nearest(state, piece, doubled, value, said, events):
     """'Moves the number rolled on her dice towards the nearest Guard' (doubled on the nights that say so)."""
     steps = value * 2 if doubled else value
     how = f", doubled to {steps}" if doubled else ""
-    events.append(Event(f"{NAMES[piece]} rolled {said}{how}: {steps} tiles toward the nearest guard."))
+    events.append(Event(f"{NAMES[piece]} rolled {said}{how}: {plural(steps, 'tile')} toward the nearest guard."))
     _ask(state, f"{piece}_met", state["controllers"][piece], steps=steps, guards=_alive(state), nobody=True)
 
 
@@ -483,18 +609,21 @@ def _answered_foxy_path(state, ask, choice, events):
 
 def _rolled_foxy_blocked(state, ask, value, said, events):
     """'An even roll inactivates Foxy, an odd roll resets all anamatronics to their starting location and the turn
-    ends.'
-
-    "The turn" is read as the full turn: Freddy and Golden Freddy don't act, and the next full turn begins.
+    ends.' How long Foxy stays inactive, and whose turn ends, are the table's readings (foxy_inactive, foxy_odd_roll).
     """
     if value % 2 == 0:
         state["foxy"] = "inactive"
-        if state["foxy_inactive"] == "night":
+        if reading(state, "foxy_inactive") == "night":
             state["foxy_back"] = None
             events.append(Event(f"Foxy rolled {said}, even: Foxy is inactive for the rest of the night."))
         else:
             state["foxy_back"] = state["full_turn"] + 2
             events.append(Event(f"Foxy rolled {said}, even: Foxy is inactive and sits out his next turn."))
+        _advance(state, events)
+        return
+    if reading(state, "foxy_odd_roll") == "foxy":
+        events.append(Event(f"Foxy rolled {said}, odd: every animatronic goes back to its start and Foxy's turn "
+                            "ends."))
         _advance(state, events)
         return
     events.append(Event(f"Foxy rolled {said}, odd: every animatronic goes back to its start and the turn ends."))
@@ -535,26 +664,31 @@ ANSWERS = {"freddy_room": _answered_freddy_room, "bonnie_sight": _answered_bonni
 
 # ---- what the screens offer and see ---------------------------------------------------------------------------------
 
+def _what_answers(state: dict[str, Any], ask: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
+    """The complete moves that answer the question: its roll (and the host's run of GM rolls), or each answer."""
+    step = ask["step"]
+    if ask["kind"] in ROLL_ASKS:
+        run = [{"type": "run-rolls", "step": step}] if seat is None and _gm_roll(ask) else []
+        return [*run, {"type": "roll", "step": step}]
+    if ask["kind"] in CHOICE_ASKS:
+        return [{"type": "answer", "choice": choice, "step": step} for choice in CHOICE_ASKS[ask["kind"]]]
+    guards = [{"type": "answer", "guard": guard, "step": step} for guard in ask["guards"]]
+    return guards + ([{"type": "answer", "choice": "nobody", "step": step}] if ask.get("nobody") else [])
+
+
+def _revives(state: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
+    """The Medical Office revives this screen may call: the host any, a guard those with them in the office."""
+    return [{"type": "revive", **option} for option in revive_options(state)
+            if seat is None or seat in option["office"]]
+
+
 def legal_actions(state: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
-    """The one question's answers for whoever may give them, and the revive while it is on offer."""
+    """The one question's answers for whoever may give them (the host may give any), and the revive while on offer."""
     ask = state["ask"]
     if ask is None or (seat is not None and seat not in state["seats"]):
         return []
-    actions: list[dict[str, Any]] = []
-    if seat is None or ask["who"] == seat:
-        step = ask["step"]
-        if ask["kind"] in ROLL_ASKS:
-            actions.append({"type": "roll", "step": step})
-        elif ask["kind"] in CHOICE_ASKS:
-            actions += [{"type": "answer", "choice": choice, "step": step} for choice in CHOICE_ASKS[ask["kind"]]]
-        else:
-            actions += [{"type": "answer", "guard": guard, "step": step} for guard in ask["guards"]]
-            if ask.get("nobody"):
-                actions.append({"type": "answer", "choice": "nobody", "step": step})
-    for option in revive_options(state):
-        if seat is None or seat in option["office"]:
-            actions.append({"type": "revive", "guard": option["guard"], "office": option["office"]})
-    return actions
+    mine = _what_answers(state, ask, seat) if seat is None or ask["who"] == seat else []
+    return mine + _revives(state, seat)
 
 
 def outcome(state: dict[str, Any]) -> Outcome | None:
@@ -573,22 +707,118 @@ def outcome(state: dict[str, Any]) -> Outcome | None:
     return None
 
 
+def _roll_label(state: dict[str, Any], ask: dict[str, Any] | None) -> str | None:
+    """The roll button's words for whoever the question asks to roll: 'Roll my move (d8)', 'Roll for Chica (d6)'."""
+    if ask is None or ask["kind"] not in ROLL_ASKS:
+        return None
+    words = {"move": "Roll my move", "attack": "Roll my die", "foxy_blocked": "Roll for Foxy again"}
+    return f"{words.get(ask['kind'], 'Roll for ' + _roller(ask))} (d{_die_of(state, ask)})"
+
+
+def _run_view(state: dict[str, Any]) -> dict[str, Any] | None:
+    """What the host's one tap would roll: 'Roll for Foxy (d20), then Golden Freddy (d12)'."""
+    if not _gm_roll(state["ask"]):
+        return None
+    rolls = gm_rolls_ahead(state)
+    parts = [f"{roll['who']}{' again' if roll['again'] else ''} (d{roll['die']})" for roll in rolls]
+    return {"rolls": rolls, "label": "Roll for " + ", then ".join(parts)}
+
+
+def _turn(state: dict[str, Any]) -> tuple[list[int], str]:
+    ask = state["ask"]
+    if ask is None:
+        over = outcome(state)
+        return [], over.text if over is not None else "The night is over."
+    return ([ask["who"]] if ask["who"] is not None else []), f"Waiting for {who_answers(state, ask)}"
+
+
 def view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     """Everything (Director's Cut hides nothing), plus the question, the board check and the odds, ready to show."""
-    seat = viewer.seat if isinstance(viewer, Viewer) else viewer  # until this game declares its moves (issue 13)
-    from .story import board, odds_view, role_of
-
-    seen = copy.deepcopy(state)
     tonight = night(state)
     ask = state["ask"]
-    seen["night_card"] = {"label": tonight.label, "card": list(tonight.card), "players": tonight.most_players}
-    seen["question"] = question(state, ask) if ask else None
-    seen["answerer"] = who_answers(state, ask) if ask else None
-    seen["mine"] = ask is not None and (seat is None or ask["who"] == seat)
-    seen["actions"] = legal_actions(state, seat) if ask else []
-    seen["die"] = _die_of(state, ask) if ask and ask["kind"] in ROLL_ASKS else None
-    seen["revive_options"] = revive_options(state) if seat is None or seat in state["seats"] else []
-    seen["board"] = board(state)
-    seen["odds"] = odds_view(state)
-    seen["role"] = role_of(state, seat)
-    return seen
+    last_roll = state["last_roll"]
+    seats, text = _turn(state)
+    shown = {
+        "night": state["night"],
+        "night_card": {"label": tonight.label, "card": list(tonight.card), "players": tonight.most_players},
+        "seats": list(state["seats"]), "guards": dict(state["guards"]), "controllers": dict(state["controllers"]),
+        "dice": dict(state["dice"]), "order": list(state["order"]),
+        "turn_order": [piece_name(piece) for piece in state["order"]], "piece": state["turn"],
+        "full_turn": state["full_turn"], "full_turns": state["full_turns"], "turns_done": state["turns_done"],
+        "ask": copy.deepcopy(ask),
+        "question": question(state, ask) if ask else None,
+        "answerer": who_answers(state, ask) if ask else None,
+        "die": _die_of(state, ask) if ask and ask["kind"] in ROLL_ASKS else None,
+        "roll_label": _roll_label(state, ask),
+        "run": _run_view(state),
+        "rule": sight_rule(ask),
+        "labels": dict(CHOICE_LABELS),
+        "last_roll": copy.deepcopy(last_roll),
+        "last_rolls": copy.deepcopy(state.get("last_rolls", [last_roll] if last_roll else [])),
+        "revive_used": state["revive_used"], "deaths": copy.deepcopy(state["deaths"]),
+        "board": board(state), "odds": odds_view(state), "readings": in_force(state),
+        "me": me_of(state, viewer.seat),
+    }
+    moves = legal_actions(state, viewer.seat) if viewer.moves else []
+    return shown | seen(viewer, moves=moves, turn=seats, turn_text=text, board_check=board_lines(state))
+
+
+_ROLL = {"type": "object", "required": ["who", "die", "value", "real", "full_turn", "text"],
+         "properties": {"who": {"type": "string"}, "die": {"type": "integer", "minimum": 2},
+                        "value": {"type": "integer", "minimum": 1}, "real": {"type": "boolean"},
+                        "full_turn": {"type": "integer", "minimum": 1}, "text": {"type": "string"}}}
+_STATUS = {"enum": ["alive", "dead", "eliminated"]}
+_PIECES = {"enum": ["bonnie", "chica", "foxy", "freddy", "golden_freddy"]}
+_CHANCE = {"type": "object", "required": ["ratio", "percent", "exact"],
+           "properties": {"ratio": {"type": "string"}, "percent": {"type": "string"}, "exact": {"type": "string"}}}
+VIEW_SCHEMA = {
+    "type": "object",
+    "required": ["night", "night_card", "seats", "guards", "controllers", "dice", "order", "turn_order", "piece",
+                 "full_turn",
+                 "full_turns", "turns_done", "ask", "question", "answerer", "die", "roll_label", "run", "rule",
+                 "labels", "last_roll", "last_rolls", "revive_used", "deaths", "board", "odds", "readings", "me"],
+    "properties": {
+        "night": {"enum": ["first", "second", "third", "fourth", "fifth", "sixth", "final"]},
+        "night_card": {"type": "object", "required": ["label", "card", "players"],
+                       "properties": {"label": {"type": "string"}, "card": {"type": "array",
+                                                                            "items": {"type": "string"}},
+                                      "players": {"type": "integer"}}},
+        "seats": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+        "guards": {"type": "object", "additionalProperties": _STATUS},
+        "controllers": {"type": "object", "additionalProperties": {"type": ["integer", "null"]}},
+        "dice": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 2}},
+        "order": {"type": "array", "items": {"type": "string"}},
+        "turn_order": {"type": "array", "items": {"type": "string"}},
+        "piece": {"type": ["string", "null"]},
+        "full_turn": {"type": "integer", "minimum": 1},
+        "full_turns": {"type": "integer", "minimum": 1},
+        "turns_done": {"type": "integer", "minimum": 0},
+        "ask": {"oneOf": [{"type": "null"}, {"type": "object", "required": ["kind", "who", "step"], "properties": {
+            "kind": {"type": "string"}, "who": {"type": ["integer", "null"]}, "step": {"type": "integer"}}}]},
+        "question": {"type": ["string", "null"]},
+        "answerer": {"type": ["string", "null"]},
+        "die": {"type": ["integer", "null"]},
+        "roll_label": {"type": ["string", "null"]},
+        "run": {"oneOf": [{"type": "null"}, {"type": "object", "required": ["rolls", "label"], "properties": {
+            "rolls": {"type": "array", "minItems": 1, "items": {"type": "object", "required": ["who", "die"]}},
+            "label": {"type": "string"}}}]},
+        "rule": {"oneOf": [{"type": "null"}, {"type": "object", "required": ["label", "text"]}]},
+        "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+        "last_roll": {"oneOf": [{"type": "null"}, _ROLL]},
+        "last_rolls": {"type": "array", "items": _ROLL},
+        "revive_used": {"type": "boolean"},
+        "deaths": {"type": "array", "items": {"type": "object", "required": ["guard", "by", "full_turn", "status"],
+                                              "properties": {"by": _PIECES, "status": _STATUS}}},
+        "board": {"type": "object", "required": ["guards", "alive", "freddy", "foxy", "golden_freddy", "revive",
+                                                 "current", "full_turn", "full_turns", "turns_done"]},
+        "odds": {"type": "object", "required": ["foxy", "golden_freddy", "foxy_now", "golden_freddy_now",
+                                                "either_now", "survival", "attack"],
+                 "properties": {"foxy_now": _CHANCE, "golden_freddy_now": _CHANCE, "either_now": _CHANCE}},
+        "readings": {"type": "array", "items": {"type": "object",
+                                                "required": ["key", "label", "value", "choice", "source", "why",
+                                                             "asks"],
+                                                "properties": {"source": {"enum": ["verified", "assumed"]}}}},
+        "me": {"oneOf": [{"type": "null"}, {"type": "object", "required": ["kind"], "properties": {
+            "kind": {"enum": ["guard", "bonnie", "chica", "freddy"]}}}]},
+    },
+}

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..words import listing
 from . import odds
 from .nights import night_of
+from .readings import reading
 
 NAMES = {"bonnie": "Bonnie", "chica": "Chica", "foxy": "Foxy", "freddy": "Freddy", "golden_freddy": "Golden Freddy"}
 FREDDY_ROOM = ("entered", "left", "neither")
@@ -22,15 +24,29 @@ BONNIE_SIGHT = ("In any room other than the cafeteria, the entire room is in Bon
                 "only players directly inline with or adjacent to Bonnie and not blocked by an object are in her "
                 "line of sight.")
 FREDDY_SIGHT = "Any player in the same room as Freddy is in his line of sight, including the cafeteria."
+SIGHT_RULES = {"bonnie_sight": ("Bonnie's line of sight", BONNIE_SIGHT),
+               "freddy_room": ("Freddy's line of sight", FREDDY_SIGHT)}
+REVIVE_COUNTS = {1: "ONE guard", 2: "TWO guards", 3: "THREE guards"}  # the rule card's own capitals
 
 
 def guard_name(seat: int | None) -> str:
     return f"Guard {seat}"
 
 
+def piece_name(piece: str) -> str:
+    """A piece of the turn order ('guard-2', 'golden_freddy') as the table calls it."""
+    return guard_name(int(piece.removeprefix("guard-"))) if piece.startswith("guard-") else NAMES[piece]
+
+
+def seat_name(state: dict[str, Any], seat: int) -> str:
+    """A seat as the seat plan names it: 'Guard 2', or the animatronic a player runs."""
+    if str(seat) in state["guards"]:
+        return guard_name(seat)
+    return next(NAMES[piece] for piece, player in state["controllers"].items() if player == seat)
+
+
 def _numbers(values: tuple[int, ...]) -> str:
-    texts = [str(value) for value in values]
-    return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " or " + texts[-1]
+    return listing((str(value) for value in values), "or")
 
 
 def who_answers(state: dict[str, Any], ask: dict[str, Any]) -> str:
@@ -40,8 +56,7 @@ def who_answers(state: dict[str, Any], ask: dict[str, Any]) -> str:
         return "the host"
     if str(who) in state["guards"]:
         return guard_name(who)
-    piece = next(key for key, seat in state["controllers"].items() if seat == who)
-    return f"{NAMES[piece]}'s player"
+    return f"{seat_name(state, who)}'s player"
 
 
 def question(state: dict[str, Any], ask: dict[str, Any]) -> str:
@@ -76,8 +91,9 @@ def question(state: dict[str, Any], ask: dict[str, Any]) -> str:
         name = guard_name(ask["guard"])
         return f"Foxy charges {name}. Is {name} in the cinema, or is Foxy's way blocked by another animatronic?"
     if kind == "foxy_blocked":
+        ends = "the full turn ends" if reading(state, "foxy_odd_roll") == "full-turn" else "Foxy's turn ends"
         return ("Every guard is blocked: roll for Foxy again. Even: Foxy goes inactive. Odd: every animatronic "
-                "goes back to its start and the turn ends.")
+                f"goes back to its start and {ends}.")
     if kind == "golden_freddy":
         return (f"Roll for Golden Freddy (d{dice['golden_freddy']}): he attacks on "
                 f"{_numbers(tonight.golden_freddy_triggers)}.")
@@ -88,16 +104,27 @@ def question(state: dict[str, Any], ask: dict[str, Any]) -> str:
     return f"{NAMES[attacker]} attacks {guard_name(ask['who'])}: roll your die (d{dice['guard']}); {rule}."
 
 
-def role_of(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """What this screen plays: the host, a guard, or an animatronic a player runs."""
-    if seat is None:
-        return {"kind": "host"}
+def sight_rule(ask: dict[str, Any] | None) -> dict[str, str] | None:
+    """The rulebook's line-of-sight sentence beside the question that needs it, as printed."""
+    if ask is None or ask["kind"] not in SIGHT_RULES:
+        return None
+    label, text = SIGHT_RULES[ask["kind"]]
+    return {"label": label, "text": text}
+
+
+def me_of(state: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
+    """What this seat plays: a guard and how they are, or the animatronic a player runs; None off a seat."""
+    if seat is None or seat not in state["seats"]:
+        return None
     if str(seat) in state["guards"]:
         return {"kind": "guard", "guard": seat, "status": state["guards"][str(seat)]}
-    for piece, player in state["controllers"].items():
-        if player == seat:
-            return {"kind": piece, "name": NAMES[piece]}
-    return {"kind": "none"}
+    piece = next(piece for piece, player in state["controllers"].items() if player == seat)
+    return {"kind": piece, "name": NAMES[piece]}
+
+
+def golden_freddy_moves(state: dict[str, Any]) -> bool:
+    """Tonight's card lets him move, or the table reads the First to Third Nights' silence as letting him roll."""
+    return night_of(state["night"]).card_moves_golden_freddy or reading(state, "golden_freddy_early") == "rolls"
 
 
 def _foxy_state(state: dict[str, Any]) -> str:
@@ -114,37 +141,49 @@ def _freddy_state(state: dict[str, Any]) -> str:
     if mode == "resting":
         return "Not allowed to move tonight"
     if mode == "inactive":
-        return "Inactive: a guard entering or leaving his room wakes him"
+        when = "at once" if reading(state, "freddy_enters") == "now" else "on his turn"
+        return f"Inactive: a guard entering (attacked {when}) or leaving his room wakes him"
     if mode == "strike":
         return f"Awake: going for {guard_name(state['freddy_target'])}"
     return "Awake: hunting the nearest guard"
 
 
-def board(state: dict[str, Any]) -> dict[str, Any]:
-    """The board check: who is alive, Freddy's and Foxy's state, the full-turn count, the revive."""
+def _golden_freddy_state(state: dict[str, Any]) -> str:
+    if not golden_freddy_moves(state):
+        return "Doesn't move tonight: this night's card doesn't name him"
+    return f"Rolls every full turn: attacks on {_numbers(night_of(state['night']).golden_freddy_triggers)}"
+
+
+def _revive_state(state: dict[str, Any]) -> str:
     tonight = night_of(state["night"])
     if not tonight.revive_needs:
-        revive = "None tonight (from The Fourth Night on)"
-    elif state["revive_used"]:
-        revive = "Used tonight"
-    else:
-        count = {1: "ONE guard", 2: "TWO guards", 3: "THREE guards"}[tonight.revive_needs]
-        revive = f"Not used: needs {count} in the Medical Office, once"
-    turn = state["turn"]
-    if turn is None:
-        current = "The night is over"
-    elif turn.startswith("guard-"):
-        current = guard_name(int(turn.removeprefix("guard-")))
-    else:
-        current = NAMES[turn]
+        return "None tonight (from The Fourth Night on)"
+    if state["revive_used"]:
+        return "Used tonight"
+    return f"Not used: needs {REVIVE_COUNTS[tonight.revive_needs]} in the Medical Office, once"
+
+
+def board(state: dict[str, Any]) -> dict[str, Any]:
+    """The board check: who is alive, each animatronic's state, the full-turn count, the revive."""
     return {
         "guards": [{"seat": int(seat), "name": guard_name(int(seat)), "status": status}
                    for seat, status in state["guards"].items()],
         "alive": sum(status == "alive" for status in state["guards"].values()),
-        "freddy": _freddy_state(state), "foxy": _foxy_state(state), "revive": revive, "current": current,
+        "freddy": _freddy_state(state), "foxy": _foxy_state(state), "golden_freddy": _golden_freddy_state(state),
+        "revive": _revive_state(state),
+        "current": piece_name(state["turn"]) if state["turn"] is not None else "The night is over",
         "full_turn": min(state["full_turn"], state["full_turns"]), "full_turns": state["full_turns"],
         "turns_done": state["turns_done"],
     }
+
+
+def board_lines(state: dict[str, Any]) -> list[str]:
+    """The board check as lines to hold against the cardboard, in the order the table looks."""
+    shown = board(state)
+    return [*(f"{guard['name']}: {guard['status']}" for guard in shown["guards"]),
+            f"Freddy: {shown['freddy']}", f"Foxy: {shown['foxy']}", f"Golden Freddy: {shown['golden_freddy']}",
+            f"Full turns survived: {shown['turns_done']} of {shown['full_turns']}",
+            f"Medical Office: {shown['revive']}"]
 
 
 def odds_view(state: dict[str, Any]) -> dict[str, Any]:
@@ -161,15 +200,16 @@ def odds_view(state: dict[str, Any]) -> dict[str, Any]:
         return at < here or (at == here and ask is not None and ask["kind"] == piece)
 
     foxy = odds.chance(dice["foxy"], tonight.foxy_triggers) if state["foxy"] != "resting" else 0
-    golden = odds.chance(dice["golden_freddy"], tonight.golden_freddy_triggers)
+    golden_moves = golden_freddy_moves(state)
+    golden = odds.chance(dice["golden_freddy"], tonight.golden_freddy_triggers) if golden_moves else 0
     back = state["foxy_back"]
     foxy_rolls = state["foxy"] == "ready" or (state["foxy"] == "inactive" and back is not None
                                              and state["full_turn"] >= back)  # he wakes when his turn comes
     foxy_now = foxy if foxy_rolls and still_to_roll("foxy") else 0
     golden_now = golden if still_to_roll("golden_freddy") else 0
-    attackers = [piece for piece in ("bonnie", "chica", "foxy", "freddy", "golden_freddy")
-                 if not (piece == "foxy" and not tonight.foxy_moves) and not (piece == "freddy"
-                                                                             and not tonight.freddy_moves)]
+    attackers = [piece for piece in NAMES if not (piece == "foxy" and not tonight.foxy_moves)
+                 and not (piece == "freddy" and not tonight.freddy_moves)
+                 and not (piece == "golden_freddy" and not golden_moves)]
     survival = [{"attacker": piece, "name": NAMES[piece], "rule": _rule(piece),
                  **odds.shown(odds.survival(piece, dice["guard"]))} for piece in attackers]
     attack = None
@@ -178,7 +218,8 @@ def odds_view(state: dict[str, Any]) -> dict[str, Any]:
                   **odds.shown(odds.survival(ask["attacker"], dice["guard"]))}
     return {
         "foxy": odds.shown(foxy) | {"moves": tonight.foxy_moves, "triggers": list(tonight.foxy_triggers)},
-        "golden_freddy": odds.shown(golden) | {"triggers": list(tonight.golden_freddy_triggers)},
+        "golden_freddy": odds.shown(golden) | {"moves": golden_moves,
+                                               "triggers": list(tonight.golden_freddy_triggers)},
         "foxy_now": odds.shown(foxy_now), "golden_freddy_now": odds.shown(golden_now),
         "either_now": odds.shown(odds.either(foxy_now, golden_now)),
         "survival": survival, "attack": attack,
