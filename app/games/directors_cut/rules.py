@@ -274,8 +274,8 @@ STEP = Count("step", "the question number", low=_asked, high=_asked, picked=Fals
              help="the number of the question on screen (the view's ask.step): a late or doubled tap is refused")
 REAL_DIE = Numbers("values", "what the real die showed", low=1, high=_die_now, length=1, optional=True,
                    picked=True, wrong=_not_a_face, too_low=_not_a_face, too_high=_not_a_face)  # left out: the app rolls
-CHOICE = Choice("choice", "the answer", _choices, optional=True, wrong=lambda state, move, value:
-                _wrong_answer(state, move))
+CHOICE = Choice("choice", "the answer", _choices, optional=True,
+                wrong=lambda state, move, value: _wrong_answer(state, move))
 GUARD = SeatField("guard", "the guard", optional=True, wrong="Name the guard by seat number, like 2.",
                   unknown=lambda state, move, value: _wrong_answer(state, move, move["guard"]))
 DEAD_GUARD = SeatField("guard", "the dead guard", ask=_revive_needs("guard"),
@@ -413,7 +413,7 @@ def _why(ask: dict[str, Any]) -> str:
     return NAMES[kind]
 
 
-def gm_rolls_ahead(state: dict[str, Any]) -> list[dict[str, Any]]:
+def _gm_rolls_ahead(state: dict[str, Any]) -> list[dict[str, Any]]:
     """The rolls one `run-rolls` tap makes if Foxy and Golden Freddy miss: the one due now, then each next GM roll
     until a piece moves and the table is asked about it (played out on a copy with a missing face)."""
     ahead: list[dict[str, Any]] = []
@@ -422,9 +422,11 @@ def gm_rolls_ahead(state: dict[str, Any]) -> list[dict[str, Any]]:
         ask = future["ask"]
         die = _die_of(future, ask)
         ahead.append({"who": _roller(ask), "die": die, "again": ask["kind"] == "foxy_blocked"})
+        if ask["kind"] not in MISSES:
+            break  # the piece moves (or Foxy's all-blocked roll decides), and the table looks at the board
         triggers = night(future).foxy_triggers if ask["kind"] == "foxy" else night(future).golden_freddy_triggers
         miss = next((face for face in range(1, die + 1) if face not in triggers), None)
-        if ask["kind"] not in MISSES or miss is None:
+        if miss is None:
             break
         ROLLS[ask["kind"]](future, ask, miss, "", [])
     return ahead
@@ -719,7 +721,7 @@ def _run_view(state: dict[str, Any]) -> dict[str, Any] | None:
     """What the host's one tap would roll: 'Roll for Foxy (d20), then Golden Freddy (d12)'."""
     if not _gm_roll(state["ask"]):
         return None
-    rolls = gm_rolls_ahead(state)
+    rolls = _gm_rolls_ahead(state)
     parts = [f"{roll['who']}{' again' if roll['again'] else ''} (d{roll['die']})" for roll in rolls]
     return {"rolls": rolls, "label": "Roll for " + ", then ".join(parts)}
 
