@@ -34,8 +34,8 @@ def test_a_capture_attempt_shows_the_same_drawn_tokens_on_all_three_screens(live
 
     # Spending items moves the token up three spaces and flips it to scary; the odds follow on the phone.
     ann.get_by_role("button", name="Spend items: up 3 spaces").click()
-    expect(ann.locator(".nof-odds-card").first).to_contain_text("15.0%")
-    expect(ann.locator(".nof-odds-card").nth(1)).to_contain_text("20.0%")
+    expect(ann.locator(".nof-odds-card").first).to_contain_text("15%")
+    expect(ann.locator(".nof-odds-card").nth(1)).to_contain_text("20%")
     expect(host.locator(".nof-players tr", has_text="Freddy").locator(".nof-space-cell")).to_have_text("3")
 
     # Bo's phone has no turn controls; Freddy flips an Event card from Room 2.
@@ -46,7 +46,7 @@ def test_a_capture_attempt_shows_the_same_drawn_tokens_on_all_three_screens(live
     for page in (ann, bo, host):
         expect(page.locator(".nof-capture")).to_contain_text("+1 GUARD TOKEN")
     expect(host.locator(".nof-events-left")).to_have_text("7")
-    expect(ann.locator(".nof-chance")).to_have_text("27.1%")  # 3 from 19 Miss + 2 Guards
+    expect(ann.locator(".nof-chance")).to_have_text("27%")  # 3 from 19 Miss + 2 Guards
     shoot(ann, "nof-phone-capture")
 
     ann.get_by_role("button", name="Draw 3 from the bag").click()

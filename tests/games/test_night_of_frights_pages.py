@@ -64,14 +64,14 @@ def test_a_turn_through_the_api_and_the_phone_form_ends_in_a_drawn_capture(clien
         assert swapped.status_code == 200, page_text(swapped)
     page = page_text(swapped)
     assert "Bo (Chica): spent items: Scare Tracker 0 → 3, flipped to the scary side." in page
-    assert "15.0%" in page  # 3 draws from 19 Miss + 1 Guard: 3/20
-    assert "20.0%" in page  # one step higher: 4 of 20
+    assert "15%" in page  # 3 draws from 19 Miss + 1 Guard: 3/20
+    assert "20%" in page  # one step higher: 4 of 20
 
     captured = phone.post(f"/t/{table['code']}/act", data=form | {"type": "capture", "room": "2", "event": "miss"},
                           headers=hx)
     page = page_text(captured)
     assert captured.status_code == 200, page
-    assert "-2 MISS TOKENS" in page and "17 Miss + 1 Guard" in page and "16.7%" in page  # 3/18
+    assert "-2 MISS TOKENS" in page and "17 Miss + 1 Guard" in page and "17%" in page  # 3/18
     drawn = phone.post(f"/t/{table['code']}/act", data=form | {"type": "draw", "guards": "0"}, headers=hx)
     page = page_text(drawn)
     assert drawn.status_code == 200, page
@@ -156,7 +156,7 @@ def test_the_host_passes_the_turn_to_whoever_really_sits_on_the_left(app, client
                          data={"csrf_token": csrf_token(client, url), "type": "end-turn", "whose": "3"})
     page = page_text(passed)
     assert passed.status_code == 200 and "Foxy takes 4 Action tokens" in page
-    assert "Then the tokens pass to the left: Chica." in page
+    assert "Then the tokens pass to the left: Chica" in page and "(seat order" in page
     before = snapshot(app)
     refused = client.post(f"{url}/act", headers={"HX-Request": "true"},
                           data={"csrf_token": csrf_token(client, url), "type": "end-turn", "whose": "3"})
@@ -171,3 +171,68 @@ def test_a_four_player_event_deck_is_not_labelled_assumed(client):
     assert re.search(r'nof-events-left">12<', page) and "the host counted the deck" not in page
     two = create_via_api(client, SLUG, {"characters": ["Bonnie", "Foxy"], "event_deck": 7})
     assert "the host counted the deck after removing the marked cards" in host_page(client, two)
+
+
+def test_the_host_screen_prefills_its_corrections_with_the_table_as_it_is(client, table):
+    """The bag and draw-table forms start from what the app holds, so the host changes only the number that's off."""
+    page = host_page(client, table)
+    assert "Correct the bag" in page and "Correct the draw table" in page
+    assert 'name="miss"' in page and 'value="19"' in page and 'name="guards"' in page
+    assert 'name="values"' in page and 'value="1, 2, 3, 4, 5, 6, 7, 8, 9, 10"' in page
+    assert "Miss tokens (the box has 19)" in page and "Guard tokens (the box has 2)" in page
+
+
+def test_the_host_corrects_the_bag_and_a_count_outside_the_box_changes_nothing(app, client):
+    created = client.post(f"/new/{SLUG}", data={"csrf_token": csrf_token(client, f"/new/{SLUG}"),
+                                                "characters": ["Freddy", "Bonnie"], "event_deck": "8",
+                                                "draw_table": "1, 2, 3, 4, 5, 6, 7, 8, 9, 10"})
+    url = created.headers["Location"]
+    form = {"csrf_token": csrf_token(client, url), "type": "bag"}
+    fixed = client.post(f"{url}/act", headers={"HX-Request": "true"}, data=form | {"miss": "17", "guards": "2"})
+    page = page_text(fixed)
+    assert fixed.status_code == 200, page
+    assert "Host: corrected the bag: 19 Miss + 1 Guard → 17 Miss + 2 Guards" in page
+    assert "both Guard tokens in the bag" in page
+    before = snapshot(app)
+    for fields, words in (({"miss": "20", "guards": "1"}, "The box has only 19 Miss tokens"),
+                          ({"miss": "-1", "guards": "1"}, "can't hold fewer than 0 Miss tokens"),
+                          ({"miss": "17", "guards": "3"}, "The box has only 2 Guard tokens"),
+                          ({"miss": "١٧", "guards": "1"}, "as a whole number")):
+        refused = client.post(f"{url}/act", headers={"HX-Request": "true"}, data=form | fields)
+        assert refused.status_code == 422 and words in page_text(refused), page_text(refused)
+    assert snapshot(app) == before
+
+
+def test_a_phone_plays_an_action_card_that_adds_the_second_guard(client, phone, table):
+    """'+1 GUARD TOKEN' on an Action card: played from the phone, the bag and the odds change at once."""
+    seat_page = phone_joins(phone, table, "Bo")
+    ok(client, table, table["host_token"], {"type": "first-player", "whose": 2})
+    page = page_text(phone.get(seat_page, follow_redirects=True))
+    assert "The card says +1 ACTION TOKEN, +1 GUARD TOKEN or -2 MISS TOKENS?" in page
+    played = phone.post(f"/t/{table['code']}/act", headers={"HX-Request": "true"},
+                        data={"csrf_token": csrf_token(phone, seat_page), "type": "take-action", "what": "play-card",
+                              "card": "guard"})
+    page = page_text(played)
+    assert played.status_code == 200, page
+    assert "took an action: PLAY A CARD, +1 GUARD TOKEN — the second Guard goes into the bag" in page
+    assert "both Guard tokens in the bag" in page and "Bag: 19 Miss + 2 Guards" in page
+    wrong = phone.post(f"/t/{table['code']}/act", headers={"HX-Request": "true"},
+                       data={"csrf_token": csrf_token(phone, seat_page), "type": "take-action", "what": "move",
+                             "card": "guard"})
+    assert wrong.status_code == 422 and "MOVE plays no card" in page_text(wrong)
+
+
+def test_the_screens_say_which_reading_is_in_force(client):
+    """The spend buttons and the turn banner name the reading the table was set up with."""
+    table = create_via_api(client, SLUG, {"characters": ["Freddy", "Chica"], "event_deck": 8})
+    ok(client, table, table["host_token"], {"type": "first-player", "whose": 1})
+    page = host_page(client, table)
+    assert "past 10: stops at 10" in page and "seat order" in page and "A spend that would pass 10" in page
+    asked = create_via_api(client, SLUG, {"characters": ["Freddy", "Chica", "Foxy"], "event_deck": 9,
+                                          "past_ten": "refuse", "left": "ask"})
+    ok(client, asked, asked["host_token"], {"type": "first-player", "whose": 1})
+    page = host_page(client, asked)
+    assert "never past 10" in page and "Who sits on Freddy's left?" in page
+    assert "Pass to Chica" in page and "Pass to Foxy" in page and "Pass the turn to" not in page
+    refused = client.post("/api/tables", json={"game": SLUG, "options": {"left": "right"}})
+    assert refused.status_code in (400, 422) and "The player on your left must be one of" in refused.get_json()["error"]

@@ -1,10 +1,27 @@
 """Five Nights at Freddy's: Night of Frights!: animatronics climb the Scare Tracker and draw for the Guard."""
 
-from ..options import IntOption, MultiChoiceOption, NumberListOption, OptionError
+from ..options import ChoiceOption, IntOption, MultiChoiceOption, NumberListOption, OptionError
 from ..spec import GameSpec, SeatDef, load_profile
 
 PROFILE = load_profile("night_of_frights")
 CHARACTERS = (("Freddy", "brown"), ("Bonnie", "purple"), ("Chica", "yellow"), ("Foxy", "red"))
+DRAW_MOST = sum(PROFILE["bag"].value.values())  # a space can't draw more tokens than the bag holds at setup
+
+# The readings of loose rules, each a setup option that quotes its sentence (listed in docs/games/night-of-frights.md).
+PAST_TEN = ChoiceOption(
+    "past_ten", "A spend that would pass 10", "stop", source="assumed",
+    choices=(("stop", "Stops at 10, and the log says so"), ("refuse", "Is refused")),
+    help="'Then flip your Character token to the scary side and move it one, two, or three spaces up the Scare "
+         "Tracker according to the scare symbols shown.' The tracker ends at 10 ('When you reach 10 on the Scare "
+         "Tracker, you no longer flip your Character token to the X side') and the rulebook doesn't say what a spend "
+         "past it does: we read it as stopping on 10.")
+LEFT = ChoiceOption(
+    "left", "The player on your left", "seat-order", source="assumed",
+    choices=(("seat-order", "The next character in seat order, until a pass says otherwise"),
+             ("ask", "Asked at every pass")),
+    help="'Take actions one at a time, passing an Action token to the player on your left after each one.' The app "
+         "can't see who sits where: it assumes seat order (Freddy, Bonnie, Chica, Foxy) and remembers whoever a turn "
+         "is passed to instead, or it asks at every pass.")
 
 
 def seat_plan(options):
@@ -45,9 +62,12 @@ SPEC = GameSpec(
                           help="One per player. Freddy draws an extra Action card; Chica takes Mr. Cupcake."),
         IntOption("event_deck", "Event cards in the deck", PROFILE["event_cards"].value, minimum=1,
                   maximum=PROFILE["event_cards"].value, source="assumed",
-                  help="All 12 with four players. With fewer, remove the marked cards and enter how many are "
-                       "left: the rulebook does not say how many carry each mark."),
+                  help=f"All {PROFILE['event_cards'].value} with four players. With fewer, remove the marked cards "
+                       "and enter how many are left: the rulebook does not say how many carry each mark."),
         NumberListOption("draw_table", "Tokens drawn from tracker spaces 1-10", PROFILE["draw_table"].value,
-                         length=10, minimum=1, maximum=20, source="assumed", help=PROFILE["draw_table"].note),
+                         length=PROFILE["scare_track"].value[1], minimum=1, maximum=DRAW_MOST, source="assumed",
+                         help=PROFILE["draw_table"].note),
+        PAST_TEN,
+        LEFT,
     ),
 )

@@ -5,6 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
+from ..moves import is_whole
+
 MISS = "Miss"
 GUARD = "Guard"
 
@@ -15,27 +17,13 @@ def capture_chance(miss: int, guards: int, draws: int) -> Fraction:
     One minus the chance that every token drawn is a Miss: C(miss, draws) / C(miss + guards, draws).
     """
     for name, number in (("miss", miss), ("guards", guards), ("draws", draws)):
-        if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+        if not is_whole(number) or number < 0:
             raise ValueError(f"{name} must be a whole number of tokens, not {number!r}")
     if draws > miss + guards:
         raise ValueError(f"cannot draw {draws} tokens from a bag of {miss + guards}")
     if guards == 0 or draws == 0:
         return Fraction(0)
     return 1 - Fraction(comb(miss, draws), comb(miss + guards, draws))
-
-
-def as_percent(chance: Fraction) -> str:
-    """'31.6%' for a phone; never rounds a real chance to 0% or 100%."""
-    if chance == 0:
-        return "0%"
-    if chance == 1:
-        return "100%"
-    percent = float(chance) * 100
-    if percent < 0.1:
-        return "<0.1%"
-    if percent > 99.9:
-        return ">99.9%"
-    return f"{percent:.1f}%"
 
 
 def bag_tokens(bag: dict[str, int]) -> list[str]:
