@@ -45,7 +45,7 @@ from typing import Any
 
 from ...dice import DiceError
 from ..contract import Event, IllegalAction, Outcome, Viewer, seen
-from ..moves import Choice, Count, Move, Moves, Numbers, SeatField, Whose
+from ..moves import Choice, Count, Move, Moves, MoveType, Numbers, SeatField, Whose
 from ..words import listing, percent, plural
 from . import DRAW_MOST, LEFT, PAST_TEN, PROFILE, SPEC
 from .guard_bag import GUARD, MISS, bag_tokens, capture_chance
@@ -175,7 +175,7 @@ TURN_MOVES = frozenset({"place-items", "take-action", "spend", "capture", "draw"
 
 
 @MOVES.before_each
-def _is_it_the_moment(state: State, move: Move, declared) -> None:
+def _is_it_the_moment(state: State, move: Move, declared: MoveType) -> None:
     """The night goes on, and it is this move's moment: someone's turn, no draw waiting (or one waiting to draw)."""
     if outcome(state) is not None:
         raise IllegalAction("The night is over; nothing more can happen at this table.")
