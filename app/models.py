@@ -39,6 +39,7 @@ class Table(db.Model):
     # The secret behind the app's dice: its SHA-256 is shown from the start, the seed itself once the table ends.
     dice_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
     dice_counter: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # never goes back, even on undo
+    next_code: Mapped[str | None] = mapped_column(String(8), nullable=True)  # "Play again" opened this table next
 
     seats: Mapped[list[Seat]] = relationship(back_populates="table", order_by="Seat.id",
                                              cascade="all, delete-orphan")

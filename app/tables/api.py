@@ -48,8 +48,12 @@ def create_table():
 
 @bp.get("/tables/<code>")
 def get_table(code: str):
+    """The table as this token sees it; after Play again, `next` names the next table and this token's key to it."""
     table = service.find_table(code)
-    return jsonify(table_view(table, auth.api_visitor(table)))
+    data = table_view(table, auth.api_visitor(table))
+    if table.next_code:
+        data["next"] = {"code": table.next_code, "token": auth.next_token(auth.bearer_token(), table)}
+    return jsonify(data)
 
 
 @bp.post("/tables/<code>/join")
@@ -80,6 +84,15 @@ def end_table(code: str):
     table = service.find_table(code)
     service.end_table(table, auth.api_visitor(table))
     return jsonify(table_view(table, service.Visitor(host=True)))
+
+
+@bp.post("/tables/<code>/again")
+def play_again(code: str):
+    """The next game with the same options and seats; the host's token for it is made from this one."""
+    table = service.find_table(code)
+    upcoming = service.play_again(table, auth.api_visitor(table))
+    token = auth.next_token(auth.bearer_token(), table)
+    return jsonify(table_view(upcoming, service.Visitor(host=True)) | {"host_token": token}), 201
 
 
 def client_version(body: dict[str, Any]) -> int | None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from flask import request, session
+from flask import current_app, request, session
 
 from ..errors import Unauthorized
 from ..models import Table
+from . import codes
 from .service import Visitor, visitor_for_token
 
 SESSION_KEY = "tables"
@@ -85,6 +86,25 @@ def browser_visitor(table: Table) -> tuple[Visitor | None, bool]:
     if seat is not None and seat.seat is not None:
         return seat, False
     return None, bool(seat_token)
+
+
+def next_token(token: str, table: Table) -> str:
+    """The token that opens the same place at the game played after this table (see service.play_again)."""
+    return codes.follow_token(current_app.config["SECRET_KEY"], codes.token_hash(token), table.next_code)
+
+
+def follow_next(table: Table) -> str | None:
+    """After Play again: give this browser its host or seat token for the next table; the role it follows as."""
+    if not table.next_code:
+        return None
+    entry = _remembered().get(table.code, {})
+    followed = None
+    for role in ("seat", "host"):
+        token = entry.get(role) if isinstance(entry, dict) else None
+        if token and visitor_for_token(table, token) is not None:
+            remember(table.next_code, role, next_token(token, table))
+            followed = role
+    return followed
 
 
 def request_visitor(table: Table) -> tuple[Visitor | None, bool]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
@@ -43,6 +44,17 @@ def new_token() -> str:
 def token_hash(token: str) -> str:
     """Only this hash is stored, so a copy of the database gives nobody a seat."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def follow_token(secret: str, old_hash: str, code: str) -> str:
+    """The token that opens the same seat at the next game (Play again), made from the old seat's stored hash.
+
+    The server makes it twice: from the hash when it sets up the next table (it stores only the new token's hash),
+    and again when a phone shows its old token, to hand that phone the new one; nobody without the server's secret
+    key can make it.
+    """
+    digest = hmac.new(secret.encode(), f"{old_hash}:{code}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
 def same(a: str | None, b: str | None) -> bool:

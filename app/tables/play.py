@@ -47,9 +47,10 @@ def live_context(table: Table, visitor: service.Visitor, seat) -> dict[str, Any]
     offered = view["moves"] if "moves" in view and table.status != "finished" else []
     offers = Offers(rules.MOVES, state, offered, viewer.seat) if hasattr(rules, "MOVES") else None
     undo_target, redo_target = service.history_controls(table) if visitor.host else (None, None)
+    slip = service.own_slip(table, visitor) if seat is not None and not visitor.host else None
     log = service.log_page(table, limit=LOG_ON_SCREEN)
     return {"table": table, "spec": spec, "visitor": visitor, "seat": seat, "view": view, "outcome": outcome,
-            "log": log, "undo_target": undo_target, "redo_target": redo_target,
+            "log": log, "undo_target": undo_target, "redo_target": redo_target, "slip": slip,
             "presence": service.presence_key(table), "connected": service.is_connected,
             "newest": log[0] if log else None, "dice": service.dice_disclosure(table),
             "offers": offers, "panel": f"games/{spec.package}/_panel.html"}
@@ -63,6 +64,9 @@ def render_live(table: Table, visitor: service.Visitor, seat) -> str:
 def live(code: str):
     """The live region for this screen; 204 (nothing rendered) while its version and seat list are current."""
     table = service.find_table(code)
+    visitor, stale = auth.request_visitor(table)
+    if visitor is None and stale:  # the host freed this phone's seat: a clean page says so, not an error inside
+        return Response(status=204, headers={"HX-Redirect": url_for("tables.my_seat", code=table.code)})
     visitor = _visitor(table)
     if request.args.get("v") == str(table.version) and request.args.get("p") == service.presence_key(table):
         return Response(status=204)
@@ -119,7 +123,7 @@ def act(code: str):
 
 @bp.post("/t/<code>/<any(undo, redo, jump):step>")
 def history(code: str, step: str):
-    """The host's undo, redo and 'back to here' buttons; each carries the version the host was looking at."""
+    """Undo, redo and 'back to here' (a phone may undo its own slip); each carries the version the screen showed."""
     table = service.find_table(code)
     visitor = _visitor(table)
     version = service.parse_version(request.form.get("version"))
@@ -127,7 +131,7 @@ def history(code: str, step: str):
         service.jump_back(table, visitor, request.form.get("seq"), version=version)
     else:
         (service.undo if step == "undo" else service.redo)(table, visitor, version=version)
-    return _after(table, visitor, None)
+    return _after(table, visitor, _seat_for(table, visitor))
 
 
 @bp.get("/t/<code>/log")

@@ -150,8 +150,9 @@ def my_seat(code: str):
     if visitor is not None and visitor.host:
         return redirect(url_for("tables.host_screen", code=table.code))
     if stale:
-        auth.forget(table.code, "seat")
-        raise Forbidden("The host freed your seat. Scan the QR code on the host screen to join again.")
+        auth.forget(table.code, "seat")  # this browser held a seat here (the cookie is signed): offer it back
+        return render_template("tables/freed.html", table=table, spec=get_game(table.game), visitor=None,
+                               key=table.join_key)
     raise Forbidden(f"This device has no seat at table {table.code}. Scan the QR code on the host screen.")
 
 
@@ -180,6 +181,28 @@ def host_sit(code: str, number: int):
     seat = service.host_seats_player(table, auth.browser_visitor(table)[0], number, request.form.get("name"))
     flash(f"{seat.player_name} sits as {seat.name}; open the seat to play for them.")
     return redirect(url_for("tables.host_screen", code=table.code), code=303)
+
+
+@bp.post("/t/<code>/again")
+def play_again(code: str):
+    """Play again: the next game at a new table, same options and seats; every phone follows on its own."""
+    table = service.find_table(code)
+    visitor, _ = auth.browser_visitor(table)
+    if not table.next_code:
+        service.play_again(table, visitor)
+    return redirect(url_for("tables.follow_next", code=table.code), code=303)
+
+
+@bp.get("/t/<code>/next")
+def follow_next(code: str):
+    """Where a screen of a finished table goes after Play again: the same place at the next table."""
+    table = service.find_table(code)
+    role = auth.follow_next(table)
+    if role == "host":
+        return redirect(url_for("tables.host_screen", code=table.next_code), code=303)
+    if role == "seat":
+        return redirect(url_for("tables.my_seat", code=table.next_code), code=303)
+    return redirect(url_for("tables.my_seat", code=table.code), code=303)
 
 
 @bp.post("/t/<code>/end")

@@ -245,25 +245,80 @@ def create_table(game: object, raw_options: object, *, from_form: bool = False) 
         raise Invalid(str(error)) from None
     host_token = codes.new_token()
     for _ in range(20):
-        code = codes.new_code()
-        if db.session.scalar(select(func.count()).select_from(Table).where(Table.code == code)):
-            continue
-        table = Table(code=code, game=spec.slug, options=options, version=1, status="open",
-                      join_key=codes.new_join_key(), host_token_hash=codes.token_hash(host_token),
-                      dice_seed=new_seed(), dice_counter=0, state=_new_state(spec, options, len(seat_defs)))
-        table.seats = [Seat(role="player", number=number, name=seat.name, colour=seat.colour)
-                       for number, seat in enumerate(seat_defs, start=1)]
         try:
-            db.session.add(table)
-            db.session.flush()
-            db.session.add(Action(table_id=table.id, seq=1, actor="Host", type="table.create", undoable=False,
-                                  text=f"Table {code} opened for {spec.name}, {len(seat_defs)} seats."))
+            table = _open_table(spec, options, [(seat.name, seat.colour) for seat in seat_defs],
+                                lambda code: codes.token_hash(host_token))
             db.session.commit()
         except IntegrityError:
             db.session.rollback()  # another table took this code between the check and the insert
             continue
         return table, host_token
     raise Conflict("Could not find a free table code. Try again.")
+
+
+def _open_table(spec, options: dict[str, Any], seats: list[tuple[str, str]], host_hash: Callable[[str], str],
+                opened: str = "") -> Table:
+    """A new table with its seats and its first log line, added to the session for the caller to commit."""
+    for _ in range(20):
+        code = codes.new_code()
+        if not db.session.scalar(select(func.count()).select_from(Table).where(Table.code == code)):
+            break
+    else:
+        raise Conflict("Could not find a free table code. Try again.")
+    table = Table(code=code, game=spec.slug, options=options, version=1, status="open",
+                  join_key=codes.new_join_key(), host_token_hash=host_hash(code), dice_seed=new_seed(), dice_counter=0,
+                  state=_new_state(spec, options, len(seats)))
+    table.seats = [Seat(role="player", number=number, name=name, colour=colour)
+                   for number, (name, colour) in enumerate(seats, start=1)]
+    db.session.add(table)
+    db.session.flush()
+    opened = opened or "Table {code} opened for {game}, {count} seats."
+    db.session.add(Action(table_id=table.id, seq=1, actor="Host", type="table.create", undoable=False,
+                          text=opened.format(code=code, game=spec.name, count=len(seats))))
+    return table
+
+
+def play_again(table: Table, visitor: Visitor | None) -> Table:
+    """The next game of the same box: same options, the same people in the same seats, their phones following.
+
+    The finished table stays readable (its log, its dice check) and points to the next one. Each seat's token at the
+    next table is made from its token here (codes.follow_token), so phones move over without rescanning.
+    """
+    check_host(visitor)
+    spec = get_game(table.game)
+    secret = current_app.config["SECRET_KEY"]
+
+    def follow(token_hash: str | None, code: str) -> str | None:
+        return codes.token_hash(codes.follow_token(secret, token_hash, code)) if token_hash else None
+
+    def change(fresh: Table):
+        if fresh.next_code:
+            raise Conflict(f"The next game has already started at table {fresh.next_code}.")
+        if fresh.status != "finished" and spec.rules.outcome(game_state(fresh)) is None:
+            raise Conflict("This game is still going: play it to the end or end it, then play again.")
+        seats = fresh.player_seats
+        upcoming = _open_table(spec, dict(fresh.options), [(seat.name, seat.colour) for seat in seats],
+                               lambda code: follow(fresh.host_token_hash, code),
+                               f"Table {{code}} opened for the next game of {{game}} after table {fresh.code}, "
+                               "with the same seats.")
+        moving = {seat.number: seat for seat in upcoming.player_seats}
+        for seat in seats:
+            if seat.occupied:
+                mine = moving[seat.number]
+                mine.player_name, mine.joined_at = seat.player_name, utcnow()
+                mine.token_hash = follow(seat.token_hash, upcoming.code)
+        for watcher in fresh.spectators:
+            db.session.add(Seat(table_id=upcoming.id, role="spectator", number=None, name="Spectator", colour="",
+                                player_name=watcher.player_name, joined_at=utcnow(),
+                                token_hash=follow(watcher.token_hash, upcoming.code)))
+        fresh.next_code = upcoming.code
+        if fresh.status != "finished":
+            fresh.status, fresh.finished_at = "finished", utcnow()
+        return upcoming, Entry("table.again", f"The host started the next game at table {upcoming.code}: same game, "
+                                              "same seats. This table stays here to look back on.", "Host",
+                               payload={"code": upcoming.code})
+
+    return _write(table.id, change)
 
 
 def join(table: Table, *, key: object, name: object, seat: object = None,
@@ -503,19 +558,46 @@ def _refuse_hidden(move: Action) -> None:
         raise Conflict(f"“{move.text}” can't be undone: it showed the table something that can't be unseen.")
 
 
+def _check_own_slip(target: Action, player: Seat) -> None:
+    """A player takes back only their own move, and only while it is the newest move in effect."""
+    if target.seat_id != player.id:
+        raise Forbidden(f"The latest move is #{target.seq} ({target.actor}); only whoever made it, or the host, can "
+                        "take it back.")
+
+
+def own_slip(table: Table, visitor: Visitor | None) -> Action | None:
+    """The move this phone may undo now (its own newest move, nothing later in effect, nothing revealed), if any."""
+    if visitor is None or visitor.player is None or table.status == "finished":
+        return None
+    target = _undo_target(table)
+    if target is None or target.seat_id != visitor.player.id or not target.undoable:
+        return None
+    return target
+
+
 def undo(table: Table, visitor: Visitor | None, *, version: int | None = None) -> Action:
-    """The host takes back the newest move: the table returns to the exact state before it."""
-    check_host(visitor)
+    """Take back the newest move: the host any move; a player their own slip, while nothing later is in effect.
+
+    The table returns to the exact state before it, and the log says who undid what.
+    """
+    if visitor is None or (not visitor.host and visitor.player is None):
+        check_host(visitor)
     check_open(table)
+    player = None if visitor.host else visitor.player
+    who = "Host" if player is None else actor_label(player)
 
     def change(fresh: Table):
         check_open(fresh)
         target = _undo_target(fresh)
         if target is None:
             raise Conflict("There is nothing to undo yet.")
+        if player is not None:
+            _check_own_slip(target, player)
         _refuse_hidden(target)
         fresh.state, target.undone = target.state_before, True
-        entry = Entry("undo", f"Host undid #{target.seq}: {target.text}", "Host", payload={"seq": target.seq})
+        whose = "" if player is None else "their move "
+        entry = Entry("undo", f"{who} undid {whose}#{target.seq}: {target.text}", who, player,
+                      payload={"seq": target.seq})
         return entry, entry
 
     return _write(table.id, change, expected_version=version).written

@@ -76,6 +76,19 @@
     }
   });
 
+  // Play again: when the table on screen continues at a new one while this page is open, go along (the next page hands
+  // this phone its seat there). A finished table opened later stays readable: only a newly appeared link is followed.
+  var nextAtLoad = null;
+  document.addEventListener("DOMContentLoaded", function () {
+    var state = document.querySelector("#live .live-state");
+    nextAtLoad = state ? state.getAttribute("data-next") : null;
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var state = document.querySelector("#live .live-state");
+    var next = state && state.getAttribute("data-next");
+    if (next && !nextAtLoad) { nextAtLoad = next; window.location.assign(next); }
+  });
+
   // A refusal stays on screen until the person acts again, or until the table has moved on for a few seconds.
   document.addEventListener("htmx:afterSwap", function (event) {
     var target = event.detail.target;
