@@ -144,11 +144,11 @@ def test_a_new_move_after_undo_ends_the_redo_chain(client, table):
     assert refused.status_code == 409 and "nothing to redo" in refused.get_json()["error"]
 
 
-def test_only_the_host_undoes(app, client, table):
+def test_only_the_host_undoes_another_players_move_or_redoes(app, client, table):
     act_via_api(client, table, table["ann"], {"type": "next-round"})
     before = snapshot(app)
-    for path in ("undo", "redo"):
-        response = client.post(f"/api/tables/{table['code']}/{path}", headers=bearer(table["ann"]))
+    for token, path in ((table["bo"], "undo"), (table["ann"], "redo"), (table["bo"], "redo")):
+        response = client.post(f"/api/tables/{table['code']}/{path}", headers=bearer(token))
         assert response.status_code == 403
     assert snapshot(app) == before
 
