@@ -12,7 +12,8 @@ from ..errors import BadRequest, Forbidden
 from ..games import get_game
 from ..games.moves import Offers
 from ..models import Table
-from . import auth, service
+from . import auth, qr, service
+from .links import join_url
 
 bp = Blueprint("play", __name__)
 
@@ -36,28 +37,45 @@ def _seat_for(table: Table, visitor: service.Visitor):
     return service.seat_by_number(table, int(wanted)) if wanted.isdigit() else None
 
 
-def live_context(table: Table, visitor: service.Visitor, seat) -> dict[str, Any]:
-    """Everything the live region renders; one place, so the page and the fragment can't drift apart."""
+BOARD_LOG = 4  # lines of the log the TV shows: the latest rolls, readable from across the room
+
+
+def live_context(table: Table, visitor: service.Visitor, seat, screen: str = "page") -> dict[str, Any]:
+    """Everything a live region renders; one place, so the page and the fragment can't drift apart.
+
+    `screen` is "page" (a phone, a spectator, the host's console) or "board" (the TV: no controls, nothing to scroll).
+    """
     spec = get_game(table.game)
     state = service.game_state(table)
     rules = spec.rules
     viewer = service.viewer_of(visitor, seat)
     view = rules.view(state, viewer)
     outcome = rules.outcome(state)
-    offered = view["moves"] if "moves" in view and table.status != "finished" else []
+    offered = view["moves"] if "moves" in view and table.status != "finished" and screen != "board" else []
     offers = Offers(rules.MOVES, state, offered, viewer.seat) if hasattr(rules, "MOVES") else None
     undo_target, redo_target = service.history_controls(table) if visitor.host else (None, None)
     slip = service.own_slip(table, visitor) if seat is not None and not visitor.host else None
-    log = service.log_page(table, limit=LOG_ON_SCREEN)
+    log = service.log_page(table, limit=BOARD_LOG if screen == "board" else LOG_ON_SCREEN)
     return {"table": table, "spec": spec, "visitor": visitor, "seat": seat, "view": view, "outcome": outcome,
             "log": log, "undo_target": undo_target, "redo_target": redo_target, "slip": slip,
             "presence": service.presence_key(table), "connected": service.is_connected,
             "newest": log[0] if log else None, "dice": service.dice_disclosure(table),
-            "offers": offers, "panel": f"games/{spec.package}/_panel.html"}
+            "offers": offers, "panel": f"games/{spec.package}/_panel.html", "screen": screen,
+            "board": f"games/{spec.package}/_board.html", "board_qr": board_qr(table) if screen == "board" else None}
 
 
-def render_live(table: Table, visitor: service.Visitor, seat) -> str:
-    return render_template("tables/_live.html", **live_context(table, visitor, seat))
+def board_qr(table: Table) -> str | None:
+    """The join QR code for the TV while seats are free, or while the host asks for it; never once the game ended."""
+    if table.status == "finished" or table.next_code:
+        return None
+    if all(seat.occupied for seat in table.player_seats) and not service.join_qr_requested(table):
+        return None
+    return qr.svg(join_url(table))
+
+
+def render_live(table: Table, visitor: service.Visitor, seat, screen: str = "page") -> str:
+    template = "tables/_board_live.html" if screen == "board" else "tables/_live.html"
+    return render_template(template, **live_context(table, visitor, seat, screen))
 
 
 @bp.get("/t/<code>/live")
@@ -70,6 +88,8 @@ def live(code: str):
     visitor = _visitor(table)
     if request.args.get("v") == str(table.version) and request.args.get("p") == service.presence_key(table):
         return Response(status=204)
+    if request.args.get("screen") == "board" and visitor.host:
+        return render_live(table, visitor, None, "board")
     return render_live(table, visitor, _seat_for(table, visitor))
 
 

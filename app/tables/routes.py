@@ -91,7 +91,25 @@ def host_screen(code: str):
     link = join_url(table, base)
     others = lan.candidates() if base.source != "NIGHTSHIFT_PUBLIC_URL" else []
     return render_template("tables/host.html", **_table_view(table, visitor), base=base, join_url=link,
-                           qr_svg=qr.svg(link), join_key=codes.spaced(table.join_key), other_addresses=others)
+                           qr_svg=qr.svg(link), join_key=codes.spaced(table.join_key), other_addresses=others,
+                           join_qr_shown=service.join_qr_requested(table))
+
+
+@bp.get("/t/<code>/board")
+def board(code: str):
+    """The TV: the game's shared state filling the screen, no controls, nothing to scroll (the host's token only)."""
+    table = service.find_table(code)
+    visitor = _host_only(table)
+    return render_template("tables/board.html", **(_table_view(table, visitor)
+                                                   | play.live_context(table, visitor, None, "board")))
+
+
+@bp.post("/t/<code>/board/qr")
+def board_qr(code: str):
+    """The console's 'QR on the board' switch: bring the join code back for a late player, or send it away."""
+    table = service.find_table(code)
+    service.show_join_qr(table, _host_only(table), request.form.get("show") == "1")
+    return redirect(url_for("tables.host_screen", code=table.code), code=303)
 
 
 @bp.get("/t/<code>/qr.svg")

@@ -650,6 +650,28 @@ def jump_back(table: Table, visitor: Visitor | None, seq: object, *, version: in
     return _write(table.id, change, expected_version=version).written
 
 
+def show_join_qr(table: Table, visitor: Visitor | None, show: bool) -> Action:
+    """The host brings the join QR code back to the board (a late player, a spectator), or sends it away again."""
+    check_host(visitor)
+    check_open(table)
+    text = ("The host put the join QR code on the board." if show
+            else "The host took the join QR code off the board.")
+
+    def change(fresh: Table):
+        check_open(fresh)
+        entry = Entry("board.qr", text, "Host", payload={"show": show})
+        return entry, entry
+
+    return _write(table.id, change).written
+
+
+def join_qr_requested(table: Table) -> bool:
+    """Whether the host's latest word on the board's QR code was to show it."""
+    payload = db.session.scalar(select(Action.payload).where(Action.table_id == table.id, Action.type == "board.qr")
+                                .order_by(Action.seq.desc()).limit(1))
+    return bool(payload and payload.get("show"))
+
+
 def logged_draws(table: Table) -> list[dict[str, Any]]:
     """Every draw the table's log holds, oldest first, each with the log entry it belongs to."""
     draws = []

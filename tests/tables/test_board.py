@@ -1,0 +1,62 @@
+"""The board: the TV's screen for the host token only, with no controls, the join QR while seats are free."""
+
+import re
+
+import pytest
+
+from tests.conftest import bearer, create_via_api, csrf_token, join_via_api, page_text
+
+
+@pytest.fixture
+def table(client):
+    table = create_via_api(client, "tracker", {"players": 2})
+    table["ann"] = join_via_api(client, table, "Ann")["seat_token"]
+    return table
+
+
+def board(client, table, token=None):
+    return client.get(f"/t/{table['code']}/board", headers=bearer(token or table["host_token"]))
+
+
+def test_only_the_host_opens_the_board(client, table):
+    assert board(client, table).status_code == 200
+    assert board(client, table, table["ann"]).status_code == 403
+    assert client.get(f"/t/{table['code']}/board").status_code == 403
+
+
+def test_the_board_has_no_controls_and_shows_whose_turn_and_the_log(client, table):
+    html = board(client, table).get_data(as_text=True)
+    live = html[html.index('id="live"'):]
+    assert "<form" not in live and "<button" not in live and "<input" not in live
+    assert 'class="whose-turn whose-turn-board"' in live and "Round 1" in live
+    assert "Ann sat down as Player 1." in page_text(board(client, table))
+
+
+def test_the_join_qr_sits_on_the_board_while_seats_are_free_and_comes_back_on_request(client, table):
+    assert "qr-frame" in board(client, table).get_data(as_text=True)
+    join_via_api(client, table, "Bo")
+    assert "qr-frame" not in board(client, table).get_data(as_text=True)
+    host = client.post("/new/tracker", data={"csrf_token": csrf_token(client, "/new/tracker"), "players": "1"})
+    code = re.search(r"/t/([A-Z0-9]{5})", host.headers["Location"]).group(1)
+    key = re.search(r'class="join-key">([^<]+)<', client.get(f"/t/{code}").get_data(as_text=True)).group(1)
+    join_via_api(client, {"code": code, "join_key": key.replace(" ", "")}, "Cy")
+    assert "qr-frame" not in client.get(f"/t/{code}/board").get_data(as_text=True)
+    shown = client.post(f"/t/{code}/board/qr", data={"csrf_token": csrf_token(client, f"/t/{code}"), "show": "1"})
+    assert shown.status_code == 303
+    assert "qr-frame" in client.get(f"/t/{code}/board").get_data(as_text=True)
+    assert "Take the QR code off the board" in page_text(client.get(f"/t/{code}"))
+    client.post(f"/t/{code}/board/qr", data={"csrf_token": csrf_token(client, f"/t/{code}"), "show": "0"})
+    assert "qr-frame" not in client.get(f"/t/{code}/board").get_data(as_text=True)
+
+
+def test_a_finished_game_shows_its_end_on_the_board_not_the_qr(client, table):
+    client.post(f"/api/tables/{table['code']}/end", headers=bearer(table["host_token"]))
+    html = board(client, table).get_data(as_text=True)
+    assert "qr-frame" not in html and "The game has ended." in page_text(board(client, table))
+
+
+def test_the_boards_live_region_is_the_board_for_the_host_only(client, table):
+    region = client.get(f"/t/{table['code']}/live?screen=board", headers=bearer(table["host_token"]))
+    assert 'class="live board"' in region.get_data(as_text=True)
+    phone = client.get(f"/t/{table['code']}/live?screen=board", headers=bearer(table["ann"]))
+    assert 'class="live board"' not in phone.get_data(as_text=True) and phone.status_code == 200
