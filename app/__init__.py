@@ -81,6 +81,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.exempt(api.bp)  # the API authenticates with bearer tokens, which a browser never sends on its own
     register_game_pages(app, csrf)
     app.jinja_env.globals["game_stylesheet"] = game_stylesheet
+    from .models import as_utc
+
+    # A log time goes out in UTC ("21:04 UTC"); the page's script shows it in the viewer's own time zone.
+    app.jinja_env.filters["utc_iso"] = lambda moment: as_utc(moment).isoformat()
+    app.jinja_env.filters["utc_clock"] = lambda moment: as_utc(moment).strftime("%H:%M UTC")
 
     @app.get("/healthz")
     def healthz():
