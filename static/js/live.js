@@ -32,6 +32,10 @@
         if (name === "value" && typedInto.has(element)) { return false; }
         return true;
       };
+      // A refusal beside a control is the page's own note, not the server's: a refresh must not wipe it at once.
+      window.Idiomorph.defaults.callbacks.beforeNodeRemoved = function (node) {
+        return !(node.classList && node.classList.contains("refusal"));
+      };
     }
   });
 
@@ -89,6 +93,33 @@
     if (next && !nextAtLoad) { nextAtLoad = next; window.location.assign(next); }
   });
 
+  // A refused tap answers where the finger is: the rules' sentence goes right after the form that was sent (and is
+  // read out), not into the message line at the top of the page. The table is unchanged, so nothing else moves.
+  function clearRefusals() {
+    Array.prototype.forEach.call(document.querySelectorAll("#live .refusal"), function (note) { note.remove(); });
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var config = event.detail.requestConfig;
+    var form = config && config.elt;
+    var xhr = event.detail.xhr;
+    if (!form || form.tagName !== "FORM" || !form.isConnected || !form.closest("#live") || !xhr) { return; }
+    if (xhr.status < 400 || xhr.status >= 500) { return; }
+    var text = new DOMParser().parseFromString(xhr.responseText || "", "text/html").body.textContent.trim();
+    if (!text) { return; }
+    event.detail.shouldSwap = false;
+    clearRefusals();
+    var note = document.createElement("p");
+    note.className = "refusal";
+    note.setAttribute("role", "alert");
+    note.textContent = text;
+    form.insertAdjacentElement("afterend", note);
+    note.scrollIntoView({block: "nearest"});
+    shownAt = Date.now();
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.requestConfig && event.detail.requestConfig.verb === "post") { clearRefusals(); }
+  });
+
   // A refusal stays on screen until the person acts again, or until the table has moved on for a few seconds.
   document.addEventListener("htmx:afterSwap", function (event) {
     var target = event.detail.target;
@@ -98,6 +129,7 @@
     var refresh = event.detail.requestConfig && event.detail.requestConfig.verb === "get";
     if (target.id === "live" && refresh && shownAt && Date.now() - shownAt > STALE_MESSAGE_MS) {
       flash.textContent = "";
+      clearRefusals();
       shownAt = 0;
     }
   });
