@@ -2,7 +2,16 @@
 
 import pytest
 
-from app.games.flipside.deck_list import MAX_CHARACTERS, DeckListTooLong, check
+from app.games import REGISTRY
+from app.games.flipside.deck_list import (
+    DECK_MIN,
+    MAX_CHARACTERS,
+    MAX_COLOURS,
+    MAX_COPIES,
+    DeckListTooLong,
+    UnknownReading,
+    check,
+)
 
 LEGAL = "\n".join(["4 Toy Chica [Yellow]", "4 Toy Bonnie [Yellow]", "4 Toy Freddy [Yellow]", "4 Mangle [Yellow]",
                    "4 Freddy Fazbear [Red]", "4 Foxy [Red]", "4 Withered Bonnie [Red]", "4 Withered Chica [Red]",
@@ -95,12 +104,36 @@ def test_huge_input_is_refused_with_a_sentence():
         check(["4 Foxy [Red]"])
 
 
-def test_does_a_white_card_still_obey_the_four_copy_limit():
-    """White: 'No deck limit, can be added to any deck.' is read as free of the colour limit, not of 'Max 4 card
-    duplicates': a fifth Balloon Boy is refused even though White adds no colour."""
-    result = check(LEGAL.replace("4 Balloon Boy [White]", "5 Balloon Boy [White]").replace("4 Puppet", "3 Puppet"))
-    assert messages(result) == ["Line 9: Balloon Boy has 5 copies; a deck may hold at most 4 of a card."]
+WHITE_FIVE = LEGAL.replace("4 Balloon Boy [White]", "5 Balloon Boy [White]").replace("4 Puppet", "3 Puppet")
+
+
+def test_white_cards_have_no_copy_limit_by_default():
+    """White: 'No deck limit, can be added to any deck.' The most natural reading (the default): no copy limit."""
+    result = check(WHITE_FIVE)
+    assert result["ok"] and result["white"] == "free" and result["reading"] == "White cards have no copy limit."
+    assert check(WHITE_FIVE, "free") == result
+    assert check(LEGAL + "\n9 Nightmare [White]")["ok"]
+
+
+def test_white_cards_hold_to_four_copies_when_the_table_reads_it_so():
+    """The other reading frees White of the colour limit only: 'Max 4 card duplicates' still holds."""
+    result = check(WHITE_FIVE, "four")
+    assert messages(result) == ["Line 9: Balloon Boy has 5 copies; a deck may hold at most 4 of a card, White ones "
+                                "too (the reading in force)."]
+    assert result["white"] == "four" and result["reading"] == "White cards hold to 4 copies, like every card."
     assert result["colours"] == {"Yellow": 16, "Red": 16, "White": 8}
+
+
+@pytest.mark.parametrize("white", ["none", "", 4, True, "FREE"])
+def test_an_unknown_white_reading_is_refused_with_a_sentence(white):
+    with pytest.raises(UnknownReading, match="must be 'free' for no copy limit or 'four' for at most 4 copies"):
+        check(LEGAL, white)
+
+
+def test_the_numbers_come_from_the_profile():
+    profile = REGISTRY["flipside"].profile
+    assert (DECK_MIN, MAX_COLOURS, MAX_COPIES) == (profile["deck_min"].value, profile["deck_colours"].value,
+                                                   profile["deck_copies"].value) == (40, 2, 4)
 
 
 def test_is_a_deck_of_exactly_40_cards_in_exactly_two_colours_with_exactly_four_copies_legal():

@@ -1,10 +1,12 @@
 """The deck-list checker: lines like '3 Toy Chica [Yellow]' checked against the rulebook's DECK BUILDING rules.
 
 "A deck requires: Min 40 cards, Max 2 card colors, Max 4 card duplicates." and White: "No deck limit, can be added
-to any deck." No official card list exists, so a card is whatever name the player types (GAMES.md: assumed).
-Readings of two loose sentences: "Max 4 card duplicates" is taken as at most 4 copies of a card (the issue's words),
-and White's "No deck limit" as free of the colour limit only, so a White card still has the 4-copy limit; copies are
-counted by name, whatever colour a line gives.
+to any deck." No official card list exists, so a card is whatever name the player types (GAMES.md: assumed); the
+numbers come from profile.toml.
+Readings of two loose sentences: "Max 4 card duplicates" is taken as at most 4 copies of a card, counted by name
+whatever colour a line gives. White's "No deck limit" is a setup option (`white_copies`, assumed): by default White
+cards have no copy limit at all ("free"); the other reading ("four") frees them of the colour limit only. The result
+says which reading was in force.
 Pure: no Flask.
 """
 
@@ -14,9 +16,13 @@ import re
 import unicodedata
 from typing import Any
 
-DECK_MIN = 40
-MAX_COLOURS = 2
-MAX_COPIES = 4
+from ..words import listing, plural
+from . import PROFILE, READING_TEXT, SPEC
+
+DECK_MIN = PROFILE["deck_min"].value
+MAX_COLOURS = PROFILE["deck_colours"].value
+MAX_COPIES = PROFILE["deck_copies"].value
+WHITE = SPEC.option("white_copies")  # the reading of White's "No deck limit" this check uses
 COLOURS = ("Red", "Blue", "Yellow", "Green", "Purple", "White")
 FREE_COLOUR = "White"
 MAX_CHARACTERS = 20_000  # a 40-card list with long names is about 1,500 characters
@@ -29,6 +35,22 @@ LINE = re.compile(r"(?P<count>[0-9]+)[x\u00d7]?\s+(?P<name>[^\[\]]*?)\s*\[(?P<co
 
 class DeckListTooLong(ValueError):
     """More text than any deck list needs; the message says how much is allowed."""
+
+
+class UnknownReading(ValueError):
+    """A reading of White's copy limit that isn't one of the two; the message names both."""
+
+
+def white_reading(value: object) -> str:
+    """The reading of White's "No deck limit" asked for, checked against the setup option's choices."""
+    choices = [choice for choice, _ in WHITE.choices]
+    if value is None:
+        return WHITE.default
+    if not isinstance(value, str) or value not in choices:
+        readings = listing([f"'{choice}' for {label}" for choice, label in WHITE.choices], "or")
+        raise UnknownReading(f"The reading of White cards' copy limit must be {readings}, not "
+                             f"{str(value)[:20]!r}.")
+    return value
 
 
 def _clean(text: str) -> str:
@@ -48,8 +70,15 @@ def _line_problem(text: str) -> str:
     return f"write the number of copies, a space, the card's name and its colour, like {EXAMPLE}."
 
 
-def check(text: object) -> dict[str, Any]:
-    """Every problem of a deck list (with its line number where a line is at fault), the card count and the colours."""
+def white_text(white: str) -> str:
+    """The reading of White's copy limit in force, as the page and the result say it."""
+    return READING_TEXT["white_copies", white]
+
+
+def check(text: object, white: str | None = None) -> dict[str, Any]:
+    """Every problem of a deck list (with its line number where a line is at fault), the card count, the colours and
+    the reading of White's copy limit in force (`white`: "free" or "four"; the option's default when left out)."""
+    white = white_reading(white)
     if not isinstance(text, str):
         raise TypeError("A deck list is text.")
     if len(text) > MAX_CHARACTERS:
@@ -75,7 +104,8 @@ def check(text: object) -> dict[str, Any]:
                                                   "over_at": None})
         card["copies"] += count
         card["lines"].append(number)
-        if card["copies"] > MAX_COPIES and card["over_at"] is None:
+        capped = card["colour"] != FREE_COLOUR or white == "four"
+        if capped and card["copies"] > MAX_COPIES and card["over_at"] is None:
             card["over_at"] = number  # the line that took it past the limit is the one to fix
         colours[colour] += count
         total += count
@@ -83,7 +113,8 @@ def check(text: object) -> dict[str, Any]:
         if card["over_at"] is not None:
             problems.append({"line": card["over_at"], "message": (
                 f"Line {card['over_at']}: {card['name']} has {card['copies']} copies{_lines_text(card['lines'])}; "
-                f"a deck may hold at most {MAX_COPIES} of a card.")})
+                f"a deck may hold at most {MAX_COPIES} of a card"
+                f"{', White ones too (the reading in force)' if card['colour'] == FREE_COLOUR else ''}.")})
     used = {colour: count for colour, count in colours.items() if count}
     limited = [colour for colour in used if colour != FREE_COLOUR]
     if len(limited) > MAX_COLOURS:
@@ -92,10 +123,11 @@ def check(text: object) -> dict[str, Any]:
                                                   f"at most {MAX_COLOURS}, not counting White."})
     if total < DECK_MIN:
         short = DECK_MIN - total
-        problems.append({"line": None, "message": f"The deck has {total} card{'s' if total != 1 else ''}; a deck "
-                                                  f"needs at least {DECK_MIN} ({short} more)."})
+        problems.append({"line": None, "message": f"The deck has {plural(total, 'card')}; a deck needs at least "
+                                                  f"{DECK_MIN} ({short} more)."})
     problems.sort(key=lambda problem: (problem["line"] is None, problem["line"] or 0))
-    return {"ok": not problems, "cards": total, "colours": used, "problems": problems,
+    return {"ok": not problems, "cards": total, "colours": used, "problems": problems, "white": white,
+            "reading": white_text(white),
             "list": [{"name": card["name"], "colour": card["colour"], "copies": card["copies"]}
                      for card in cards.values()]}
 
@@ -127,4 +159,4 @@ def _lines_text(numbers: list[int]) -> str:
     """' (lines 1 and 5)' when a card's copies are spread over several lines; nothing for one line."""
     if len(numbers) == 1:
         return ""
-    return " (lines " + ", ".join(str(number) for number in numbers[:-1]) + f" and {numbers[-1]})"
+    return f" (lines {listing(str(number) for number in numbers)})"

@@ -27,11 +27,21 @@ def _check_size() -> None:
                        f"{request.content_length:,} bytes. Paste one deck at a time.")
 
 
-def _checked(text: str) -> dict:
+def _checked(text: str, white: object) -> dict:
     try:
-        return deck_list.check(text)
+        return deck_list.check(text, white)
     except deck_list.DeckListTooLong as error:
         raise TooLarge(str(error)) from None
+    except deck_list.UnknownReading as error:
+        raise BadRequest(str(error)) from None
+
+
+def _white(value: object) -> str:
+    """The reading of White's copy limit: a table's link or the form names it; else the option's default."""
+    try:
+        return deck_list.white_reading(value if value != "" else None)
+    except deck_list.UnknownReading as error:
+        raise BadRequest(str(error)) from None
 
 
 @bp.get("/keywords")
@@ -45,31 +55,34 @@ def glossary():
 
 @bp.route("/deck", methods=["GET", "POST"])
 def deck_check():
-    """Paste a list; see exactly which line breaks which deck-building rule."""
+    """Paste a list; see exactly which line breaks which deck-building rule, under the White reading in force."""
     result, text = None, ""
+    white = _white(request.args.get("white"))
     if request.method == "POST":
         _check_size()
         text = request.form.get("list", "")
-        result = _checked(text)
+        white = _white(request.form.get("white", white))
+        result = _checked(text, white)
     status = 200 if result is None or result["ok"] else 422
-    return render_template("games/flipside/deck_check.html", spec=SPEC, text=text, result=result,
-                           limits=deck_list, back=_back()), status
+    return render_template("games/flipside/deck_check.html", spec=SPEC, text=text, result=result, white=white,
+                           reading=deck_list.WHITE, limits=deck_list, back=_back()), status
 
 
 @api_bp.post("/deck")
 def deck_check_json():
-    """{"list": "3 Toy Chica [Yellow]\\n..."} -> {"ok", "cards", "colours", "problems": [{"line", "message"}]}."""
+    """{"list": "3 Toy Chica [Yellow]\\n...", "white": "free"} -> {"ok", "cards", "colours", "white", "reading",
+    "problems": [{"line", "message"}]}."""
     _check_size()
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         raise BadRequest('Send a JSON object like {"list": "3 Toy Chica [Yellow]"} with Content-Type: '
                          "application/json.")
-    unknown = sorted(str(key) for key in body if key != "list")
+    unknown = sorted(str(key) for key in body if key not in ("list", "white"))
     if unknown:
-        raise BadRequest(f"Unknown field {unknown[0][:40]!r}; send only 'list'.")
+        raise BadRequest(f"Unknown field {unknown[0][:40]!r}; send 'list' and, if you like, 'white'.")
     if not isinstance(body.get("list"), str):
         raise BadRequest("'list' must be the deck list as text, one card per line like '3 Toy Chica [Yellow]'.")
-    return jsonify(_checked(body["list"]))
+    return jsonify(_checked(body["list"], body.get("white")))
 
 
 def _back() -> str | None:
