@@ -1,4 +1,4 @@
-"""Flipside in Chromium: two phones and a host screen; one player attacks and the other's Health drops everywhere."""
+"""Flipside in Chromium: two phones and a host screen; one phone declares an attack, the other blocks, all see it."""
 
 import re
 
@@ -8,6 +8,8 @@ from tests.browser.conftest import HOST, PHONE, join, new_table, shoot
 from tests.browser.test_join_by_qr import serious_violations
 
 pytestmark = pytest.mark.browser
+TV = {"viewport": {"width": 1920, "height": 1080}}
+PHONE_HEIGHT = PHONE["viewport"]["height"]
 
 
 def big_health(page):
@@ -18,10 +20,18 @@ def players_health(page, name: str):
     return page.locator(".fs-player", has_text=name).locator(".fs-player-value")
 
 
-def test_an_unblocked_attack_on_one_phone_drops_the_other_players_health_on_every_screen(live_server, screens):
+def in_first_viewport(page, locator) -> bool:
+    """Whether the control is fully inside the phone's first screen, without scrolling."""
+    box = locator.bounding_box()
+    return page.evaluate("window.scrollY") == 0 and 0 <= box["y"] and box["y"] + box["height"] <= PHONE_HEIGHT
+
+
+def test_the_attacker_declares_on_one_phone_and_the_defender_blocks_on_another(live_server, screens):
+    """COMBAT: 'Attacker declares target player. Defender assigns blockers.' Ann declares on her phone, Bo's phone
+    asks him for blockers first thing, and both phones (and the TV) show the fight's result."""
     from playwright.sync_api import expect
 
-    host = screens(HOST)
+    host = screens(TV)
     join_url = new_table(host, live_server, "flipside", {"Players": "2"})
 
     ann, bo = screens(PHONE), screens(PHONE)
@@ -40,18 +50,43 @@ def test_an_unblocked_attack_on_one_phone_drops_the_other_players_health_on_ever
         ann.get_by_role("button", name=step).click()
         expect(ann.locator(".fs-phase-now")).to_have_text(step.removeprefix("Next: "))
     expect(bo.locator(".fs-turn-line")).to_contain_text("Ann's turn")
-    expect(bo.get_by_role("button", name="Resolve the fight")).to_have_count(0)  # only the attacker gets the helper
+    expect(bo.get_by_role("button", name="Declare the attack")).to_have_count(0)  # only the attacker declares
 
-    # Ann attacks with a 4/2 character and Bo does not block.
+    # Ann declares a 4/2 attack: her phone waits, Bo's phone asks for his blockers before anything else.
     ann.get_by_label("ATK", exact=True).fill("4")
     ann.get_by_label("DEF", exact=True).fill("2")
     shoot(ann, "flipside-phone-combat")
-    ann.get_by_role("button", name="Resolve the fight").click()
+    ann.get_by_role("button", name="Declare the attack").click()
+    expect(ann.locator(".fs-waiting")).to_have_text("Waiting for Bo to block.")
+    expect(ann.get_by_role("button", name="Next: Cleanup")).to_have_count(0)  # the turn waits for the fight
+    expect(host.locator(".fs-waiting")).to_have_text("Waiting for Bo to block.")
+    expect(bo.locator(".fs-asked")).to_contain_text("Ann attacks you with 4/2")
+    take = bo.get_by_role("button", name="No blockers: take 4 damage")
+    for control in (bo.get_by_label("Blocker 1 ATK"), bo.get_by_role("button", name="Block and fight"), take):
+        assert in_first_viewport(bo, control), control.bounding_box()
+    shoot(bo, "flipside-phone-block")
+    take.click()
     expect(big_health(bo)).to_have_text("16")
     for page in (ann, host):
         expect(players_health(page, "Bo")).to_have_text("16")
-    expect(bo.locator(".fs-fight")).to_contain_text("Bo loses 4 Health")
-    expect(bo.locator(".log-entry").first).to_contain_text("Ann (Player 1): attacked Player 2")
+    for page in (ann, bo):
+        expect(page.locator(".fs-fight")).to_contain_text("Bo loses 4 Health")
+    expect(bo.locator(".log-entry").first).to_contain_text("Bo (Player 2): assigned no blockers to Player 1's attack")
+
+    # A second character attacks 3/2; Bo blocks with a 2/4 on his phone, and both phones show who died.
+    ann.get_by_label("ATK", exact=True).fill("3")
+    ann.get_by_label("DEF", exact=True).fill("2")
+    ann.get_by_role("button", name="Declare the attack").click()
+    bo.get_by_label("Blocker 1 ATK").fill("2")
+    bo.get_by_label("Blocker 1 DEF").fill("4")
+    bo.get_by_role("button", name="Block and fight").click()
+    for page in (ann, bo, host):
+        expect(page.locator(".fs-fight")).to_contain_text("Attacker 3/2 takes 2: killed, to the Graveyard")
+        expect(page.locator(".fs-fight")).to_contain_text("Blocker 1 2/4 takes 3: survives, DEF 1")
+    expect(players_health(host, "Bo")).to_have_text("16")
+    expect(ann.get_by_role("button", name="Next: Cleanup")).to_be_visible()
+    shoot(ann, "flipside-phone-after-fight")
+    shoot(host, "flipside-tv-after-fight")
 
     # Bo types the damage of a card effect: the button he taps says which way it goes.
     bo.get_by_label("Amount").fill("3")
@@ -126,13 +161,20 @@ def test_the_glossary_and_the_deck_checker_work_on_a_phone(live_server, screens)
     assert serious_violations(phone) == []
 
     phone.goto(live_server + "/flipside/deck")
-    phone.get_by_label("Deck list").fill("4 Toy Chica [Yellow]\n5 Foxy [Red]\nBonnie [Blue]\n1 Mangle [Green]")
+    phone.get_by_label("Deck list").fill("4 Toy Chica [Yellow]\n5 Foxy [Red]\nBonnie [Blue]\n1 Mangle [Green]\n"
+                                         "5 Balloon Boy [White]")
     phone.get_by_role("button", name="Check deck").click()
     problems = phone.locator(".fs-problems li")
-    expect(problems).to_have_count(4)
+    expect(problems).to_have_count(4)  # White: 'No deck limit': five Balloon Boys are fine by default
     expect(problems.nth(0)).to_contain_text("Line 2: Foxy has 5 copies")
     expect(problems.nth(1)).to_contain_text("Line 3: start with how many copies")
+    expect(phone.locator(".fs-deck-sum")).to_contain_text("White cards have no copy limit.")
     shoot(phone, "flipside-deck-check")
+    phone.get_by_label("White cards in the deck-list checker").select_option("four")
+    phone.get_by_role("button", name="Check deck").click()
+    expect(problems).to_have_count(5)
+    expect(problems.nth(2)).to_contain_text("Line 5: Balloon Boy has 5 copies; a deck may hold at most 4 of a card, "
+                                            "White ones too")
     assert serious_violations(phone) == []
     unexpected = [problem for problem in screens.problems if "status of 422" not in problem]
     assert not unexpected, unexpected

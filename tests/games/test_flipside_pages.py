@@ -47,22 +47,50 @@ def test_phone_and_host_pages_show_the_counters_and_the_opening(client, phone):
     assert "Your opening hand" not in host and "Start now: undecided hands are kept" in host
 
 
-def test_moves_through_the_api_change_the_view_and_the_log(client, table):
-    response = act_via_api(client, table, table["ann"], {"type": "attack", "target": 2, "atk": 4, "def": 2})
-    assert response.status_code == 200, response.get_json()
-    body = response.get_json()
-    assert health(body, 2) == 16
-    assert body["log"][0]["text"] == ("Ann (Player 1): attacked Player 2: an unblocked 4/2 attacker deals 4 damage. "
-                                      "Player 2's Health 20 \u2192 16 (\u22124).")
-    seen = client.get(f"/api/tables/{table['code']}", headers=bearer(table["bo"])).get_json()
-    assert seen["view"]["me"]["health"] == 16 and seen["view"]["last_combat"]["player_damage"] == 4
+def test_an_attack_is_declared_by_the_attacker_and_blocked_by_the_defender_through_the_api(client, table):
+    """COMBAT: 'Attacker declares target player. Defender assigns blockers.': two moves, two tokens."""
+    declared = act_via_api(client, table, table["ann"], {"type": "attack", "target": 2, "atk": 4, "def": 2})
+    assert declared.status_code == 200, declared.get_json()
+    body = declared.get_json()
+    assert health(body, 2) == 20 and body["view"]["fight"]["stage"] == "block"
+    assert body["view"]["turn"] == {"seats": [2], "text": "Player 2 assigns blockers"}
+    assert body["log"][0]["text"] == ("Ann (Player 1): declared an attack on Player 2 with a 4/2 character: "
+                                      "Player 2 assigns blockers.")
+    seen = client.get(f"/api/tables/{table['code']}", headers=bearer(table["bo"])).get_json()["view"]
+    assert seen["moves"][0] == {"type": "block"}
+    blocked = act_via_api(client, table, table["bo"], {"type": "block"})
+    assert blocked.status_code == 200, blocked.get_json()
+    body = blocked.get_json()
+    assert health(body, 2) == 16 and body["view"]["fight"] is None
+    assert body["log"][0]["text"] == ("Bo (Player 2): assigned no blockers to Player 1's attack: an unblocked 4/2 "
+                                      "attacker deals 4 damage. Player 2's Health 20 \u2192 16 (\u22124).")
+    seen = client.get(f"/api/tables/{table['code']}", headers=bearer(table["ann"])).get_json()
+    assert seen["view"]["players"]["2"]["health"] == 16 and seen["view"]["last_combat"]["player_damage"] == 4
 
 
 def test_a_blocked_fight_through_the_api_fills_both_graveyards(client, table):
-    body = act_via_api(client, table, table["ann"], {"type": "attack", "target": 2, "atk": 3, "def": 2,
-                                                     "b1_atk": 1, "b1_def": 3, "b2_atk": 1, "b2_def": 5}).get_json()
+    act_via_api(client, table, table["ann"], {"type": "attack", "target": 2, "atk": 3, "def": 2})
+    body = act_via_api(client, table, table["bo"], {"type": "block", "b1_atk": 1, "b1_def": 3, "b2_atk": 1,
+                                                    "b2_def": 5}).get_json()
     assert health(body, 2) == 20
     assert body["view"]["players"]["2"]["graveyard"] == 1 and body["view"]["players"]["1"]["graveyard"] == 1
+
+
+def test_only_the_defender_or_the_host_assigns_blockers_and_the_turn_waits_for_the_fight(app, client, table):
+    act_via_api(client, table, table["ann"], {"type": "attack", "target": 2, "atk": 3, "def": 2})
+    before = snapshot(app)
+    for token, action, message in (
+            (table["ann"], {"type": "block"}, "Player 2 assigns the blockers for this attack"),
+            (table["ann"], {"type": "next-phase"}, "Player 2 is still assigning blockers"),
+            (table["bo"], {"type": "block", "b1_atk": 1}, "Blocker 1 needs both its ATK and its DEF"),
+            (table["bo"], {"type": "block", "b1_atk": 1, "b1_def": 0}, "Blocker 1's DEF can't be less than 1"),
+            (table["bo"], {"type": "block", "b1_spot": "yes"}, "Blocker 1's Spot or Disguise is a yes-or-no box")):
+        response = act_via_api(client, table, token, action)
+        assert response.status_code == 422 and message in response.get_json()["error"], response.get_json()
+    assert snapshot(app) == before
+    host = act_via_api(client, table, table["host_token"], {"type": "block", "b1_atk": 0, "b1_def": 9})
+    assert host.status_code == 200 and host.get_json()["log"][0]["text"].startswith(
+        "Host: assigned 1 blocker to Player 1's attack: the 3/2 attacker survives with DEF 2; blocker 1 (0/9)")
 
 
 def test_the_phone_form_plays_and_the_typed_amount_takes_its_type_from_the_button(client, phone):
@@ -77,7 +105,8 @@ def test_the_phone_form_plays_and_the_typed_amount_takes_its_type_from_the_butto
     assert "Ann's Health: 13" in page_text(client.get(f"/t/{code}"))  # the host screen shows the same
 
 
-def test_the_combat_form_posts_empty_rows_and_checkboxes_as_a_browser_does(client, phone):
+def test_the_fight_forms_post_empty_rows_and_checkboxes_as_a_browser_does(client, phone):
+    """The attacker's phone declares; the defender's form (here the host, for an empty seat) assigns blockers."""
     code, token = browser_table(client, phone)
     seated = client.post(f"/t/{code}/seats/2/sit", data={"csrf_token": csrf_token(client, f"/t/{code}"),
                                                          "name": "Bo"})
@@ -88,15 +117,44 @@ def test_the_combat_form_posts_empty_rows_and_checkboxes_as_a_browser_does(clien
     for kind in ("next-phase", "next-phase", "next-phase"):
         assert phone.post(f"/t/{code}/act", data={"csrf_token": token, "type": kind}, headers=HX).status_code == 200
     page = page_text(phone.get(f"/t/{code}/seats/1"))
-    assert "Resolve the fight" in page and 'name="target" value="2"' in page
-    form = {"csrf_token": token, "type": "attack", "target": "2", "atk": "5", "def": "3", "bonus": "",
-            "disguise": "yes", "b1_atk": "2", "b1_def": "4", "b1_spot": "yes", "b2_atk": "", "b2_def": "",
-            "b3_atk": "", "b3_def": "", "b4_atk": "", "b4_def": ""}
-    fought = phone.post(f"/t/{code}/act", data=form, headers=HX)
-    assert fought.status_code == 200
-    text = page_text(fought)
-    assert "Last fight" in text and "Blocker 1 2/4 takes 5" in text and "killed, to the Graveyard" in text
-    assert "Attacker 5/3 takes 2" in text and "survives, DEF 1" in text
+    assert "Declare the attack" in page and 'name="target" value="2"' in page
+    declared = phone.post(f"/t/{code}/act", data={"csrf_token": token, "type": "attack", "target": "2", "atk": "5",
+                                                  "def": "3", "bonus": "", "disguise": "yes"}, headers=HX)
+    assert declared.status_code == 200
+    text = page_text(declared)
+    assert "Waiting for Bo to block." in text and "Declare the attack" not in text
+    assert "Next: Cleanup" not in text  # the turn waits for the fight
+    host = page_text(client.get(f"/t/{code}"))
+    assert "Assign blockers for Bo" in host and "<details class=\"fs-host-fight\" open>" in host
+    form = {"csrf_token": host_token, "type": "block", "b1_atk": "2", "b1_def": "4", "b1_spot": "yes",
+            "b2_atk": "", "b2_def": "", "b3_atk": "", "b3_def": "", "b4_atk": "", "b4_def": ""}
+    fought = client.post(f"/t/{code}/act", data=form, headers=HX)
+    assert fought.status_code == 200, page_text(fought)
+    for text in (page_text(fought), page_text(phone.get(f"/t/{code}/seats/1"))):
+        assert "Last fight" in text and "Blocker 1 2/4 takes 5" in text and "killed, to the Graveyard" in text
+        assert "Attacker 5/3 takes 2" in text and "survives, DEF 1" in text
+
+
+def test_the_defenders_phone_shows_the_blocker_form_first_and_the_attackers_phone_waits(client, phone):
+    code, token = browser_table(client, phone)
+    bo = client.application.test_client()
+    key = page_text(client.get(f"/t/{code}")).split('class="join-key">')[1].split("<")[0].replace(" ", "")
+    assert join_form(bo, code, key, "Bo", seat=2).status_code == 303
+    host_token = csrf_token(client, f"/t/{code}")
+    client.post(f"/t/{code}/act", data={"csrf_token": host_token, "type": "start"}, headers=HX)
+    for _ in range(3):
+        phone.post(f"/t/{code}/act", data={"csrf_token": token, "type": "next-phase"}, headers=HX)
+    phone.post(f"/t/{code}/act", data={"csrf_token": token, "type": "attack", "target": "2", "atk": "4",
+                                       "def": "2"}, headers=HX)
+    mine = page_text(bo.get(f"/t/{code}/seats/2"))
+    assert "Assign your blockers" in mine and "Ann attacks you" in mine
+    assert mine.index("Assign your blockers") < mine.index("Your Health: 20")  # the thing to do comes first
+    assert "No blockers: take 4 damage" in mine and "Each blocker takes the attacker's full ATK." in mine
+    assert "Waiting for Bo to block." in page_text(phone.get(f"/t/{code}/seats/1"))
+    taken = bo.post(f"/t/{code}/act", data={"csrf_token": csrf_token(bo, f"/t/{code}/seats/2"), "type": "block"},
+                    headers=HX)
+    assert taken.status_code == 200 and 'aria-label="Your Health: 16"' in page_text(taken)
+    assert "Bo loses 4 Health" in page_text(phone.get(f"/t/{code}/seats/1"))
 
 
 def test_a_refused_tap_shows_its_sentence_and_changes_nothing(app, client, phone):
@@ -117,7 +175,8 @@ def test_a_refused_tap_shows_its_sentence_and_changes_nothing(app, client, phone
     ({"type": "spend-power", "amount": 2}, "has 1 left; you can't spend 2"),
     ({"type": "spend-remnant", "amount": 11}, "Remnant is at most 10"),
     ({"type": "spend-remnant", "amount": 1}, "only 0 cards in the Graveyard"),
-    ({"type": "attack", "target": 2, "atk": 1, "def": 1, "b1_atk": 1}, "Blocker 1 needs both"),
+    ({"type": "attack", "target": 2, "atk": 1, "def": 1, "b1_atk": 1}, "An attack doesn't take 'b1_atk'"),
+    ({"type": "block"}, "There is no attack waiting for blockers"),
     ({"type": "attack", "target": 2, "atk": "lots", "def": 1}, "must be a whole number"),
     ({"type": "next-phase", "seat": 2}, "only the host can play for another seat"),
 ])
@@ -217,6 +276,34 @@ def test_the_checker_api_answers_json(client):
                                                           "(2 more)."}]
     wrong = client.post("/api/flipside/deck", json={"list": "x\n\n4 Foxy [Orange]"}).get_json()
     assert [problem["line"] for problem in wrong["problems"]] == [1, 3, None]
+
+
+def test_the_checker_says_which_white_reading_is_in_force_and_lets_it_be_switched(client):
+    """White: 'No deck limit': by default five copies of a White card pass; a table's link can ask for the limit."""
+    five = LEGAL.replace("4 Card 9 [White]", "5 Card 9 [White]").replace("4 Card 8 [White]", "3 Card 8 [White]")
+    page = page_text(client.get("/flipside/deck"))
+    assert "White cards have no copy limit." in page and '<option value="free" selected>' in page
+    assert "No deck limit, can be added to any deck." in page  # the rulebook sentence the reading rests on
+    token = csrf_token(client, "/flipside/deck")
+    assert client.post("/flipside/deck", data={"csrf_token": token, "list": five}).status_code == 200
+    limited = client.post("/flipside/deck", data={"csrf_token": token, "list": five, "white": "four"})
+    assert limited.status_code == 422 and "White ones too (the reading in force)" in page_text(limited)
+    assert '<option value="four" selected>' in page_text(limited)
+    linked = page_text(client.get("/flipside/deck?white=four&from=/t/ABCDE/seat"))
+    assert '<option value="four" selected>' in linked and "White cards hold to 4 copies" in linked
+    assert client.get("/flipside/deck?white=lots").status_code == 400
+    body = client.post("/api/flipside/deck", json={"list": five, "white": "four"}).get_json()
+    assert not body["ok"] and body["white"] == "four" and body["reading"].startswith("White cards hold to 4")
+    assert client.post("/api/flipside/deck", json={"list": five}).get_json()["ok"]
+    wrong = client.post("/api/flipside/deck", json={"list": five, "white": ["four"]})
+    assert wrong.status_code == 400 and "must be 'free' for no copy limit" in wrong.get_json()["error"]
+
+
+def test_a_tables_link_to_the_checker_carries_its_white_reading(client, phone):
+    code, key = host_table(client, "flipside", players="2", first_player="1", deck_size="40", white_copies="four")
+    assert join_form(phone, code, key, "Ann", seat=1).status_code == 303
+    page = page_text(phone.get(f"/t/{code}/seats/1"))
+    assert re.search(r'href="/flipside/deck\?from=[^"]*white=four"', page), page
 
 
 @pytest.mark.parametrize("body,status,message", [
