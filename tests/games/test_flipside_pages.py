@@ -150,7 +150,8 @@ def test_the_defenders_phone_shows_the_blocker_form_first_and_the_attackers_phon
     assert "Assign your blockers" in mine and "Ann attacks you" in mine
     assert mine.index("Assign your blockers") < mine.index("Your Health: 20")  # the thing to do comes first
     assert "No blockers: take 4 damage" in mine and "Each blocker takes the attacker's full ATK." in mine
-    assert "Waiting for Bo to block." in page_text(phone.get(f"/t/{code}/seats/1"))
+    waiting = page_text(phone.get(f"/t/{code}/seats/1"))
+    assert "You attack Bo" in waiting and "Waiting for Bo to block." in waiting
     taken = bo.post(f"/t/{code}/act", data={"csrf_token": csrf_token(bo, f"/t/{code}/seats/2"), "type": "block"},
                     headers=HX)
     assert taken.status_code == 200 and 'aria-label="Your Health: 16"' in page_text(taken)
