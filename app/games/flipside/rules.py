@@ -151,7 +151,7 @@ def _still_in(state: dict[str, Any], move: Move, declared) -> None:
 def _whose(what: str) -> Field:
     """Whose counter a move changes: a phone's own; the host names the player."""
     return Whose(f"whose {what}", wrong=f"Say whose {what} by seat number, like 2.",
-                 unknown="There is no Player {value} at this table.",
+                 unknown=lambda state, move, value: f"There is no {_seat(value)} at this table.",
                  not_yours=f"You can change only your own {what}; " + "{seat}'s is theirs to change.")
 
 
@@ -577,8 +577,8 @@ def set_deck(state: dict[str, Any], move: Move, rng: Any):
 @MOVES.move("attack", "An attack",
             SeatField("target", "the player you attack", ask="Say which player you attack, by seat number.",
                       wrong="Choose the player you attack by seat number.",
-                      unknown="There is no Player {value} at this table; choose the player you attack by seat "
-                              "number."),
+                      unknown=lambda state, move, value: f"There is no {_seat(value)} at this table; choose the "
+                                                         "player you attack by seat number."),
             Count("atk", "the attacker's ATK", low=0, high=_stat, ask="Give the attacker's ATK."),
             Count("def", "the attacker's DEF", low=1, high=_stat, ask="Give the attacker's DEF.",
                   help="what it has left this turn"),
