@@ -15,6 +15,7 @@ ENVIRONMENT = {
     "PUBLIC_URL": ("PUBLIC_URL", str),
     "PORT": ("PORT", int),
     "TABLE_TTL_DAYS": ("TABLE_TTL_DAYS", int),
+    "LIVE_BEAT_SECONDS": ("LIVE_BEAT_SECONDS", float),
 }
 
 
@@ -33,6 +34,9 @@ def defaults(instance_path: Path) -> dict:
         "PERMANENT_SESSION_LIFETIME": 60 * 60 * 24 * 60,  # a phone keeps its seat across a long campaign
         "WTF_CSRF_TIME_LIMIT": None,  # a host screen stays open all night; the token is tied to the session
         "TEMPLATES_AUTO_RELOAD": False,
+        # A live stream sends a heartbeat this often; a page that hears nothing for two says "Reconnecting" and
+        # reconnects (a dropped Wi-Fi often leaves the connection open but silent).
+        "LIVE_BEAT_SECONDS": 15.0,
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Flask, jsonify, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 
@@ -110,6 +111,12 @@ def register_error_handlers(app: Flask) -> None:
         app.logger.error("database unavailable: %s", error)
         return render_error(503, Unavailable.title, "Night Shift can't reach its database right now. "
                                                     "Nothing was changed; try again in a moment.")
+
+    @app.errorhandler(PoolTimeout)
+    def database_busy(error: PoolTimeout):
+        app.logger.error("database pool exhausted: %s", error)
+        return render_error(503, Unavailable.title, "Night Shift's database is busy. Nothing was changed; "
+                                                    "try again in a moment.")
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

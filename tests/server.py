@@ -22,15 +22,18 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(instance: Path, database_url: str, port: int | None = None, public_url: str | None = None):
+def running_server(instance: Path, database_url: str, port: int | None = None, public_url: str | None = None,
+                   workers: int = 1, env: dict[str, str] | None = None):
     """Start Night Shift as the README does, wait until it answers, and stop it cleanly afterwards."""
     port = port or free_port()
+    extra = env or {}
     env = {key: value for key, value in os.environ.items() if not key.startswith("NIGHTSHIFT_")}
-    env |= {"NIGHTSHIFT_INSTANCE_PATH": str(instance), "NIGHTSHIFT_DATABASE_URL": database_url}
+    env |= {"NIGHTSHIFT_INSTANCE_PATH": str(instance), "NIGHTSHIFT_DATABASE_URL": database_url} | extra
     if public_url is not None:
         env["NIGHTSHIFT_PUBLIC_URL"] = public_url.format(port=port)
     log = open(instance.parent / f"server-{port}.log", "ab")  # noqa: SIM115 - closed below
-    process = subprocess.Popen([sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)],
+    process = subprocess.Popen([sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port),
+                                "--workers", str(workers)],
                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:

@@ -1,7 +1,9 @@
 """Who needs to hear that a table changed: in-process channels, fed across processes by PostgreSQL LISTEN/NOTIFY.
 
-A signal carries no game data, only "table CODE is at version N" or "who is connected changed": every screen
-fetches its own view afterwards, so what one seat may not see never travels to another.
+A signal carries no game data, only "table CODE is at version N" or "who is connected changed". Each process then
+draws the table once per change for the screens it holds (one snapshot, one render per kind of screen: the host, each
+seat, spectators), and each stream sends only its own kind's picture, so what one seat may not see never travels to
+another.
 
 With SQLite (the embedded default) the server runs one process and signals stay in memory. With PostgreSQL the
 write path sends `pg_notify` inside the same transaction as the change, so the signal goes out exactly when the
@@ -16,6 +18,7 @@ import collections
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 log = logging.getLogger(__name__)
@@ -32,13 +35,31 @@ class Channel:
     pokes: int = 0  # bumps when the broker may have missed signals (listener reconnected): everyone re-checks
     listeners: int = 0
     changed: threading.Condition = field(default_factory=threading.Condition)
+    kinds: collections.Counter = field(default_factory=collections.Counter)  # open screens here, by kind
+    picture: Picture | None = None  # the newest drawing of this table, shared by its streams in this process
+    drawing: threading.Lock = field(default_factory=threading.Lock)  # one drawing at a time; the others wait for it
+
+    def stamp(self) -> tuple[int, int, int]:
+        """What this process has heard of the table: a drawing with another stamp may be out of date."""
+        return self.version, self.presence, self.pokes
+
+
+@dataclass
+class Picture:
+    """One table drawn once for every kind of screen open on it in this process."""
+
+    version: int
+    presence: str
+    regions: dict = field(default_factory=dict)  # screen kind -> the live region's HTML
+    seats: dict = field(default_factory=dict)  # seat id -> token hash, so a stream notices its seat was freed
+    stamp: tuple = ()
 
 
 class Subscription:
     """A stream's handle on a channel: wait for the next change, then say what changed."""
 
-    def __init__(self, broker: Broker, code: str, channel: Channel):
-        self.broker, self.code, self.channel = broker, code, channel
+    def __init__(self, broker: Broker, code: str, channel: Channel, kind=None):
+        self.broker, self.code, self.channel, self.kind = broker, code, channel, kind
         self.seen_presence = channel.presence
         self.seen_pokes = channel.pokes
         self.hung_up = False
@@ -60,8 +81,29 @@ class Subscription:
             self.seen_presence, self.seen_pokes = channel.presence, channel.pokes
             return channel.version, presence, poked
 
+    def picture(self, draw: Callable[[str, set], Picture]) -> Picture:
+        """This table as this stream's kind of screen sees it, drawn at most once per change for every stream here.
+
+        The first stream to wake draws every kind open in this process from one snapshot; the others wait on the
+        lock and take their kind's region from that drawing.
+        """
+        channel = self.channel
+        with channel.drawing:
+            stamp = channel.stamp()
+            picture = channel.picture
+            if picture is not None and picture.stamp == stamp and self.kind in picture.regions:
+                return picture
+            same = picture is not None and picture.stamp == stamp
+            kinds = {self.kind} if same else set(channel.kinds) | {self.kind}  # a late joiner draws only its own
+            fresh = draw(self.code, kinds)
+            fresh.stamp = stamp
+            if same and (fresh.version, fresh.presence) == (picture.version, picture.presence):
+                fresh.regions = picture.regions | fresh.regions
+            channel.picture = fresh
+            return fresh
+
     def close(self) -> None:
-        self.broker._release(self.code)
+        self.broker._release(self.code, self.kind)
 
 
 class Broker:
@@ -76,20 +118,29 @@ class Broker:
 
     # -- subscribing ---------------------------------------------------------------------------------------------
 
-    def subscribe(self, code: str, version: int) -> Subscription:
-        """Listen to a table; `version` is what the database said just after subscribing (no gap)."""
+    def subscribe(self, code: str, version: int, kind=None) -> Subscription:
+        """Listen to a table; `version` is what the database said just after subscribing (no gap). A screen that
+        wants its region pushed names its `kind`, so drawings include it."""
         self._start()
         with self._lock:
             channel = self._channels.setdefault(code, Channel())
             channel.listeners += 1
+            if kind is not None:
+                channel.kinds[kind] += 1
         self.deliver(code, version)
-        return Subscription(self, code, channel)
+        return Subscription(self, code, channel, kind)
 
-    def _release(self, code: str) -> None:
+    def _release(self, code: str, kind=None) -> None:
         with self._lock:
             channel = self._channels.get(code)
             if channel is not None:
                 channel.listeners -= 1
+                if kind is not None:
+                    channel.kinds[kind] -= 1
+                    if channel.kinds[kind] <= 0:
+                        del channel.kinds[kind]
+                        if channel.picture is not None:
+                            channel.picture.regions.pop(kind, None)
                 if channel.listeners <= 0:
                     del self._channels[code]
 

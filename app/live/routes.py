@@ -1,24 +1,28 @@
-"""GET /t/CODE/events: a server-sent event stream that says "table-changed" (with the version) and nothing else."""
+"""GET /t/CODE/events: a server-sent event stream. A page's stream pushes its screen's live region on every change
+(`event: live`) with a heartbeat (`event: beat`); a script's stream says "table-changed" (with the version) only."""
 
 from __future__ import annotations
 
+import logging
 import socket
 import time
 
 from flask import Blueprint, Response, current_app, request
 from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 
-from ..errors import Forbidden
+from ..errors import Forbidden, NightShiftError
 from ..extensions import db
 from ..models import Table
 from ..tables import auth, service
-from . import broker
+from . import broker, screens
 
 bp = Blueprint("live", __name__)
+log = logging.getLogger(__name__)
 
-PING_SECONDS = 15.0  # proxies and phones drop a silent connection; a comment every 15 s keeps it open
 HEARTBEAT_SECONDS = 60.0  # how often a seat's open stream refreshes "connected" on the host screen
 RETRY_MS = 2000  # how soon a browser reconnects after the stream drops
+REDRAW_AFTER_FAILURE = 1.0  # the database was unreachable or its pool dry: try again this soon, keep the stream
 
 
 def known_version() -> int:
@@ -31,9 +35,16 @@ def known_version() -> int:
     return best
 
 
+def sse(event: str, data: str, ident: int | None = None) -> str:
+    """One server-sent event; every line of a multi-line HTML region gets its own `data:`."""
+    lines = [f"event: {event}"] + ([f"id: {ident}"] if ident is not None else [])
+    lines += [f"data: {line}" for line in data.split("\n")]
+    return "\n".join(lines) + "\n\n"
+
+
 @bp.get("/t/<code>/events")
 def events(code: str):
-    """Signals only: each screen fetches its own view afterwards, so no seat's secrets ride on a broadcast."""
+    """Each stream gets only its own kind of screen's region, drawn once per change for every stream here."""
     table = service.find_table(code)
     visitor, _ = auth.request_visitor(table)
     if visitor is None:
@@ -42,9 +53,20 @@ def events(code: str):
     hub = broker()
     table_id, code = table.id, table.code
     seat_id = visitor.player.id if visitor.player is not None and not visitor.host else None
+    own_seat = (visitor.seat.id, visitor.seat.token_hash) if visitor.seat is not None and not visitor.host else None
     sent = known_version()
+    kind = None
+    if request.args.get("region"):
+        wanted = request.args.get("seat", "")
+        shown = service.seat_by_number(table, int(wanted)) if visitor.host and wanted.isdigit() else visitor.player
+        kind = screens.kind_of(visitor, shown)
+    shown_presence = request.args.get("p", "")[:64]
+    # A page that shows an older picture than the table (it reconnected after missing changes) gets one at once.
+    behind = kind is not None and (sent < table.version or shown_presence != service.presence_key(table))
+    beat = float(app.config["LIVE_BEAT_SECONDS"])
+    environ = screens.drawing_environ(request.environ)
 
-    subscription = hub.subscribe(code, 0)
+    subscription = hub.subscribe(code, 0, kind)
     # Read the version after subscribing, so a change committed in between is not lost.
     hub.deliver(code, db.session.scalar(select(Table.version).where(Table.id == table_id)))
     if seat_id is not None:
@@ -63,29 +85,91 @@ def events(code: str):
             watcher.kill(block=False)
         subscription.close()
         if seat_id is not None:
-            with app.app_context():
-                service.seat_disconnected(code, seat_id, hub)
+            try:
+                with app.app_context():
+                    service.seat_disconnected(code, seat_id, hub)
+            except SQLAlchemyError as error:
+                log.warning("live: could not mark seat %s away (%s)", seat_id, type(error).__name__)
 
-    def stream():
-        nonlocal sent
-        last_beat = time.monotonic()
-        try:
-            yield f"retry: {RETRY_MS}\n: connected to table {code}\n\n"
-            while True:
-                version, presence, poked = subscription.wait(sent, PING_SECONDS)
+    def draw(table_code: str, kinds: set) -> object:
+        return screens.draw(app, environ, table_code, kinds)
+
+    def region_stream():
+        """Push this screen's region whenever the table or its seats change; a beat when nothing did."""
+        nonlocal sent, shown_presence, behind
+        last_beat = last_sent = time.monotonic()
+        heard = sent  # the newest version this stream has drawn for (pushed or not)
+        yield f"retry: {RETRY_MS}\n: connected to table {code}\n\n"
+        while True:
+            if not behind:
+                version, presence, poked = subscription.wait(heard, beat)
                 if subscription.hung_up:
                     return
-                chunks = []
-                if version > sent or poked:
-                    sent = max(sent, version)
-                    chunks.append(f"event: table-changed\nid: {sent}\ndata: {sent}\n\n")
-                if presence:
-                    chunks.append("event: seats-changed\ndata: presence\n\n")
-                yield "".join(chunks) or ": ping\n\n"
-                if seat_id is not None and time.monotonic() - last_beat > HEARTBEAT_SECONDS:
-                    last_beat = time.monotonic()
-                    with app.app_context():
-                        service.seat_heartbeat(seat_id)
+                behind = version > heard or presence or poked
+            if behind:
+                try:
+                    picture = subscription.picture(draw)
+                except NightShiftError:
+                    yield sse("gone", "table")
+                    return
+                except SQLAlchemyError as error:  # a pool timeout or a lost database: keep the stream, draw later
+                    log.warning("live: could not draw table %s (%s); trying again", code, type(error).__name__)
+                    time.sleep(REDRAW_AFTER_FAILURE)
+                    if subscription.hung_up:
+                        return
+                    picture = None
+                if picture is not None:
+                    behind = False
+                    heard = max(heard, picture.stamp[0], picture.version)
+                    if own_seat is not None and picture.seats.get(own_seat[0]) != own_seat[1]:
+                        yield sse("gone", "seat")  # the host freed this seat: its view is no longer this phone's
+                        return
+                    region = picture.regions.get(kind)
+                    if region is None:
+                        yield sse("gone", "seat")
+                        return
+                    if picture.version > sent or picture.presence != shown_presence:
+                        sent, shown_presence = max(sent, picture.version), picture.presence
+                        last_sent = time.monotonic()
+                        yield sse("live", region, sent)
+            if time.monotonic() - last_sent >= beat:
+                last_sent = time.monotonic()
+                yield sse("beat", str(sent))
+            if seat_id is not None and time.monotonic() - last_beat > HEARTBEAT_SECONDS:
+                last_beat = time.monotonic()
+                heartbeat()
+
+    def heartbeat() -> None:
+        """Presence is a courtesy: a dry pool or a lost database must not end the stream."""
+        try:
+            with app.app_context():
+                service.seat_heartbeat(seat_id)
+        except SQLAlchemyError as error:
+            log.warning("live: could not refresh seat %s (%s)", seat_id, type(error).__name__)
+
+    def signal_stream():
+        """Scripts: "table-changed" with the version, "seats-changed", and a comment now and then."""
+        nonlocal sent
+        last_beat = time.monotonic()
+        yield f"retry: {RETRY_MS}\n: connected to table {code}\n\n"
+        while True:
+            version, presence, poked = subscription.wait(sent, beat)
+            if subscription.hung_up:
+                return
+            chunks = []
+            if version > sent or poked:
+                sent = max(sent, version)
+                chunks.append(f"event: table-changed\nid: {sent}\ndata: {sent}\n\n")
+            if presence:
+                chunks.append("event: seats-changed\ndata: presence\n\n")
+            yield "".join(chunks) or ": ping\n\n"
+            if seat_id is not None and time.monotonic() - last_beat > HEARTBEAT_SECONDS:
+                last_beat = time.monotonic()
+                heartbeat()
+
+    def stream():
+        try:
+            yield from (region_stream() if kind is not None else signal_stream())
         finally:
             close()
 

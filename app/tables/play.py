@@ -40,28 +40,50 @@ def _seat_for(table: Table, visitor: service.Visitor):
 BOARD_LOG = 4  # lines of the log the TV shows: the latest rolls, readable from across the room
 
 
-def live_context(table: Table, visitor: service.Visitor, seat, screen: str = "page") -> dict[str, Any]:
-    """Everything a live region renders; one place, so the page and the fragment can't drift apart.
+class Shared:
+    """What every screen's live region shares at one version of a table: loaded once, then rendered per screen."""
+
+    def __init__(self, table: Table):
+        self.table = table
+        self.spec = get_game(table.game)
+        self.rules = self.spec.rules
+        self.state = service.game_state(table)
+        self.outcome = self.rules.outcome(self.state)
+        self.log = service.log_page(table, limit=LOG_ON_SCREEN)
+        self.presence = service.presence_key(table)
+        self.dice = service.dice_disclosure(table)
+        self._history: tuple | None = None
+
+    def history(self) -> tuple:
+        """The host's undo and redo targets, queried once and only if a host screen is drawn."""
+        if self._history is None:
+            self._history = service.history_controls(self.table)
+        return self._history
+
+
+def live_context(table: Table, visitor: service.Visitor, seat, screen: str = "page",
+                 shared: Shared | None = None) -> dict[str, Any]:
+    """Everything a live region renders; one place, so the page, the fragment and the pushed region agree.
 
     `screen` is "page" (a phone, a spectator, the host's console) or "board" (the TV: no controls, nothing to scroll).
+    `shared` is the table's snapshot when one drawing serves several screens.
     """
-    spec = get_game(table.game)
-    state = service.game_state(table)
-    rules = spec.rules
+    shared = shared or Shared(table)
+    rules = shared.rules
     viewer = service.viewer_of(visitor, seat)
-    view = rules.view(state, viewer)
-    outcome = rules.outcome(state)
+    view = rules.view(shared.state, viewer)
     offered = view["moves"] if "moves" in view and table.status != "finished" and screen != "board" else []
-    offers = Offers(rules.MOVES, state, offered, viewer.seat) if hasattr(rules, "MOVES") else None
-    undo_target, redo_target = service.history_controls(table) if visitor.host else (None, None)
+    offers = Offers(rules.MOVES, shared.state, offered, viewer.seat) if hasattr(rules, "MOVES") else None
+    undo_target, redo_target = shared.history() if visitor.host else (None, None)
     slip = service.own_slip(table, visitor) if seat is not None and not visitor.host else None
-    log = service.log_page(table, limit=BOARD_LOG if screen == "board" else LOG_ON_SCREEN)
-    return {"table": table, "spec": spec, "visitor": visitor, "seat": seat, "view": view, "outcome": outcome,
-            "log": log, "undo_target": undo_target, "redo_target": redo_target, "slip": slip,
-            "presence": service.presence_key(table), "connected": service.is_connected,
-            "newest": log[0] if log else None, "dice": service.dice_disclosure(table),
-            "offers": offers, "panel": f"games/{spec.package}/_panel.html", "screen": screen,
-            "board": f"games/{spec.package}/_board.html", "board_qr": board_qr(table) if screen == "board" else None}
+    log = shared.log[:BOARD_LOG] if screen == "board" else shared.log
+    return {"table": table, "spec": shared.spec, "visitor": visitor, "seat": seat, "view": view,
+            "outcome": shared.outcome, "log": log, "undo_target": undo_target, "redo_target": redo_target,
+            "slip": slip, "presence": shared.presence, "connected": service.is_connected,
+            "newest": log[0] if log else None, "dice": shared.dice,
+            "offers": offers, "panel": f"games/{shared.spec.package}/_panel.html", "screen": screen,
+            "board": f"games/{shared.spec.package}/_board.html",
+            "board_qr": board_qr(table) if screen == "board" else None}
 
 
 def board_qr(table: Table) -> str | None:

@@ -1,5 +1,6 @@
-/* Night Shift's only script: says whether this screen hears the table (polling while it doesn't), and keeps what a
-   player is in the middle of (a half-typed value, an open panel) when someone else's move refreshes the screen. */
+/* Night Shift's only script: says whether this screen hears the table (polling while it doesn't), notices a stream
+   that went silent, and keeps what a player is in the middle of (a half-typed value, an open panel) when someone
+   else's move refreshes the screen. The server pushes each screen's live region down its event stream. */
 (function () {
   "use strict";
   var POLL_MS = 5000;
@@ -7,6 +8,8 @@
   var typedInto = new WeakSet();  // fields this person changed and hasn't sent yet
   var STALE_MESSAGE_MS = 5000;
   var shownAt = 0;  // when the message line last showed a refusal
+  var source = null;  // the page's event stream
+  var heardAt = 0;  // when it last said anything (a region or a heartbeat)
 
   function poll() {
     if (window.htmx) { window.htmx.trigger(document.body, "poll"); }
@@ -18,12 +21,53 @@
     if (!on && !timer) { timer = setInterval(poll, POLL_MS); }
   }
 
-  document.addEventListener("htmx:sseOpen", function () { setLive(true); poll(); });
+  // What this screen shows, read from the region itself (see shown() below).
+  function showing() {
+    return shown(document.getElementById("live"));
+  }
+
+  // Every (re)connection asks for the picture this screen shows now, so the server sends a newer one at once, or
+  // nothing. htmx's SSE extension calls this to open the stream, and again to reopen it.
+  function heard() { heardAt = Date.now(); }
+  if (window.htmx) {
+    window.htmx.createEventSource = function (url) {
+      var state = showing();
+      if (state) {
+        url = url.replace(/([?&])v=[^&]*/, "$1v=" + encodeURIComponent(state.version))
+                 .replace(/([?&])p=[^&]*/, "$1p=" + encodeURIComponent(state.presence));
+      }
+      var stream = new EventSource(url, {withCredentials: true});
+      source = stream;
+      heard();
+      ["open", "beat", "live"].forEach(function (name) { stream.addEventListener(name, heard); });
+      // The table is gone, or the host freed this seat: the page itself says what happened.
+      stream.addEventListener("gone", function () { stream.close(); window.location.reload(); });
+      return stream;
+    };
+  }
+
+  // A stream that says nothing for two heartbeats is down even if the connection looks open (a Wi-Fi that dropped
+  // often leaves it so): say "Reconnecting", close it and open a new one, which catches up at once.
+  function watchBeats(beatMs) {
+    setInterval(function () {
+      var stream = source;
+      if (!stream || stream.readyState !== 1 || Date.now() - heardAt <= 2 * beatMs) { return; }
+      source = null;
+      setLive(false);
+      stream.close();
+      if (stream.onerror) { stream.onerror(new Event("error")); }  // the extension reopens a closed stream
+    }, Math.max(250, beatMs / 4));
+  }
+
+  document.addEventListener("htmx:sseOpen", function () { heard(); setLive(true); });
   document.addEventListener("htmx:sseError", function () { setLive(false); });
   document.addEventListener("htmx:sseClose", function () { setLive(false); });
   document.addEventListener("DOMContentLoaded", function () {
-    if (!document.querySelector("[sse-connect]")) { return; }
+    var wrap = document.querySelector("[sse-connect]");
+    if (!wrap) { return; }
     if (!window.EventSource) { setLive(false); }  // no streaming at all: polling keeps the screen current
+    var beat = parseFloat(wrap.getAttribute("data-beat"));
+    if (beat > 0) { watchBeats(beat * 1000); }
     if (window.Idiomorph) {
       // A refresh must not close what the person opened or wipe what they are typing.
       window.Idiomorph.defaults.ignoreActiveValue = true;
@@ -118,6 +162,29 @@
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (event.detail.requestConfig && event.detail.requestConfig.verb === "post") { clearRefusals(); }
+  });
+
+  // The same guard for pictures pushed down the stream; a picture equal to the one shown is not swapped at all.
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    var state = event.target && event.target.id === "live" ? showing() : null;
+    if (!state) { return; }
+    var incoming = /data-version="(\d+)" data-presence="([^"]*)"/.exec(event.detail.data || "");
+    if (!incoming) { return; }
+    var older = Number(incoming[1]) < Number(state.version);
+    var same = incoming[1] === state.version && incoming[2] === state.presence;
+    if (older || same) { event.preventDefault(); }
+  });
+
+  document.addEventListener("htmx:sseMessage", function (event) {
+    var flash = document.getElementById("flash");
+    if (event.target && event.target.id === "live" && flash && shownAt && Date.now() - shownAt > STALE_MESSAGE_MS) {
+      flash.textContent = "";
+      shownAt = 0;
+    }
+    // A pushed picture may carry the next table's link too (play again): go along, as after a fetched one.
+    var state = document.querySelector("#live .live-state");
+    var next = state && state.getAttribute("data-next");
+    if (next && !nextAtLoad) { nextAtLoad = next; window.location.assign(next); }
   });
 
   // A refusal stays on screen until the person acts again, or until the table has moved on for a few seconds.

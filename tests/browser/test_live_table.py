@@ -26,23 +26,23 @@ def ann_and_bo(live_server, screens, counters=DOOM):
     return host, ann, bo
 
 
-def hold_next_refresh(page, move):
-    """Make `move`, and keep the refresh it sets off on `page`: answered by the server now, delivered when told."""
+def hold_next_answer(page, tap):
+    """Make `tap` on `page` and keep its answer: given by the server now, delivered when told."""
     held = []
 
     def hold(route):
-        if held or route.request.method != "GET":
+        if held or route.request.method != "POST":
             route.continue_()
         else:
             held.append((route, route.fetch()))
 
-    page.route("**/live*", hold)
-    move()
+    page.route("**/act*", hold)
+    tap()
     for _ in range(100):
         if held:
             break
         page.wait_for_timeout(100)
-    assert held, "the screen never asked for the table after the move"
+    assert held, "the tap never left the phone"
     route, answer = held[0]
     return lambda: route.fulfill(response=answer)
 
@@ -188,15 +188,14 @@ def test_taps_queued_on_a_slow_network_all_count_while_another_players_move_refr
 
 
 def test_an_older_answer_arriving_late_never_turns_the_screen_back(live_server, screens):
-    """A refresh answered before my tap but delivered after it must not undo my tap on my own screen."""
+    """My tap's answer, delivered after a newer picture was pushed, must not undo the newer move on my screen."""
     from playwright.sync_api import expect
 
     _, ann, bo = ann_and_bo(live_server, screens)
-    deliver = hold_next_refresh(bo, ann.get_by_role("button", name="Add 1 to Doom").click)  # a picture of Doom 1
-    bo.get_by_role("button", name="Add 1 to Doom").click()
-    expect(doom_on(bo)).to_have_text("2")
-
     bo.evaluate("() => { window.lateAnswers = 0; document.addEventListener('htmx:afterRequest', () => lateAnswers++) }")
+    deliver = hold_next_answer(bo, bo.get_by_role("button", name="Add 1 to Doom").click)  # answer: Doom 1
+    ann.get_by_role("button", name="Add 1 to Doom").click()  # pushed to Bo: Doom 2
+    expect(doom_on(bo)).to_have_text("2")
     deliver()  # the picture with Doom at 1 arrives last
     bo.wait_for_function("() => window.lateAnswers > 0")
     bo.wait_for_timeout(300)  # a swap would have happened by now
@@ -205,30 +204,99 @@ def test_an_older_answer_arriving_late_never_turns_the_screen_back(live_server, 
     expect(doom_on(bo)).to_have_text("3")
 
 
-def test_a_move_announced_while_the_screen_is_still_fetching_the_last_one_is_not_missed(live_server, screens):
-    """htmx queues the second refresh behind the first; the first's answer must not throw that queue away."""
+def test_three_phones_and_the_host_see_a_move_without_fetching_anything(live_server, screens):
+    """The server pushes each screen its own picture down the stream it holds: no screen asks, and no screen is
+    sent another seat's picture."""
     from playwright.sync_api import expect
 
-    _, ann, bo = ann_and_bo(live_server, screens)
-    deliver = hold_next_refresh(bo, ann.get_by_role("button", name="Add 1 to Doom").click)
-    ann.get_by_role("button", name="Add 1 to Doom").click()  # announced while Bo's first refresh is on its way
-    expect(doom_on(ann)).to_have_text("2")
-    bo.wait_for_timeout(500)  # the announcement reaches Bo and waits behind the refresh in flight
-    deliver()  # Doom 1 arrives; the waiting refresh must follow with Doom 2
-    expect(doom_on(bo)).to_have_text("2")
-
-
-def test_each_move_costs_a_watching_screen_one_fresh_picture(live_server, screens):
-    """A refresh carries the version the screen shows, so the server renders a move once per screen, then says 204."""
-    from playwright.sync_api import expect
-
-    _, ann, bo = ann_and_bo(live_server, screens)
-    bo.wait_for_timeout(500)  # the joins' refreshes are done
-    refreshes = []
-    bo.on("response", lambda response: refreshes.append(response.status) if "/live" in response.url else None)
-    for doom in (1, 2, 3):
+    host = screens(HOST)
+    join_url = new_table(host, live_server, "tracker", {"Players": "3", "Counters": DOOM + "\nSanity, each, 0, 9, 9"})
+    phones = [screens(PHONE) for _ in range(3)]
+    for phone, name in zip(phones, ("Ann", "Bo", "Cy"), strict=True):
+        join(phone, join_url, name)
+    for page in (host, *phones):
+        expect(page.locator(".live-status .live-on")).to_be_visible()
+    expect(host.locator(".seat-list .presence.online")).to_have_count(3)
+    ann, bo, cy = phones
+    asked = {page: [] for page in (host, bo, cy)}
+    for page, log in asked.items():
+        page.on("request", lambda request, log=log: log.append(request.url))
+    for doom in (1, 2):
         ann.get_by_role("button", name="Add 1 to Doom").click()
-        expect(doom_on(bo)).to_have_text(str(doom))
-    bo.wait_for_timeout(500)
-    assert refreshes.count(200) == 3, refreshes
-    assert set(refreshes) <= {200, 204}, refreshes
+        for page in (host, *phones):
+            expect(doom_on(page)).to_have_text(str(doom))
+    ann.get_by_role("button", name="Take 1 from Sanity").click()
+    expect(host.locator("tr", has_text="Ann").locator(".counter-value")).to_have_text("8")
+    for page in (bo, cy):  # each phone sees its own Sanity only, still 9
+        expect(page.locator(".counter-card", has_text="Sanity").locator(".counter-value")).to_have_text("9")
+    assert all(log == [] for log in asked.values()), asked
+    assert not screens.problems, screens.problems
+
+
+@pytest.fixture
+def quick_beat_server(tmp_path, database_url):
+    """A server whose streams beat every second, so a silent stream shows within seconds."""
+    from tests.server import running_server
+
+    with running_server(tmp_path / "instance", database_url, public_url="http://127.0.0.1:{port}",
+                        env={"NIGHTSHIFT_LIVE_BEAT_SECONDS": "1"}) as base:
+        yield base
+
+
+def phone_behind_relay(live_server, screens, relay_port):
+    """Ann's phone reaches the server through a relay the test can stall or cut; Bo's directly."""
+    from playwright.sync_api import expect
+
+    host = screens(HOST)
+    join_url = new_table(host, live_server, "tracker", {"Players": "2", "Counters": DOOM})
+    port = live_server.rsplit(":", 1)[1]
+    ann, bo = screens(PHONE), screens(PHONE)
+    join(ann, join_url.replace(f":{port}/", f":{relay_port}/"), "Ann")
+    join(bo, join_url, "Bo")
+    for page in (ann, bo):
+        expect(page.locator(".live-status .live-on")).to_be_visible()
+    return host, ann, bo
+
+
+def test_a_silent_stream_says_reconnecting_within_two_heartbeats_and_catches_up(quick_beat_server, screens):
+    """A dropped Wi-Fi leaves the stream open but silent: the phone must not keep claiming 'Live' with an old table."""
+    from playwright.sync_api import expect
+
+    from tests.proxy import Relay
+
+    relay = Relay(int(quick_beat_server.rsplit(":", 1)[1]))
+    try:
+        _, phone, bo = phone_behind_relay(quick_beat_server, screens, relay.port)
+        relay.stall()
+        expect(phone.locator(".live-status .live-off")).to_be_visible(timeout=10_000)
+        shoot(phone, "live-phone-reconnecting")
+        for _ in range(2):
+            bo.get_by_role("button", name="Add 1 to Doom").click()
+        expect(doom_on(bo)).to_have_text("2")
+        relay.resume()
+        expect(doom_on(phone)).to_have_text("2", timeout=15_000)
+        expect(phone.locator(".live-status .live-on")).to_be_visible(timeout=15_000)
+        bo.get_by_role("button", name="Add 1 to Doom").click()  # and it hears the table live again
+        expect(doom_on(phone)).to_have_text("3")
+    finally:
+        relay.close()
+
+
+def test_a_phone_whose_stream_broke_catches_up_on_the_moves_it_missed(quick_beat_server, screens):
+    from playwright.sync_api import expect
+
+    from tests.proxy import Relay
+
+    relay = Relay(int(quick_beat_server.rsplit(":", 1)[1]))
+    try:
+        _, phone, bo = phone_behind_relay(quick_beat_server, screens, relay.port)
+        relay.cut()  # the connection closes and the phone can't reconnect for now
+        for _ in range(3):
+            bo.get_by_role("button", name="Add 1 to Doom").click()
+        expect(doom_on(bo)).to_have_text("3")
+        expect(doom_on(phone)).to_have_text("0")
+        relay.resume()
+        expect(doom_on(phone)).to_have_text("3", timeout=15_000)
+        expect(phone.locator(".live-status .live-on")).to_be_visible()
+    finally:
+        relay.close()

@@ -1,0 +1,109 @@
+"""Kinds of screen and drawing a table for them: one snapshot per change, one render per kind, pushed to each stream.
+
+A kind is what decides a live region's content: ("host", None) for the host screen, ("host", N) for the host playing
+for seat N, ("seat", N) for seat N's phone, ("watch", None) for spectators. Future screens (a TV board, a host console)
+add a kind and a way to draw it; the broker neither knows nor cares what a kind means.
+"""
+
+from __future__ import annotations
+
+import io
+
+from flask import Flask, current_app, g, url_for
+from flask_wtf.csrf import generate_csrf
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from ..extensions import db
+from ..models import Seat, Table
+from .broker import Picture
+
+Kind = tuple[str, int | None]
+
+
+def kind_of(visitor, seat) -> Kind:
+    """The kind of screen a visitor sees a table as (`seat`: the seat shown, for a player or the host)."""
+    if visitor.host:
+        return ("host", seat.number if seat is not None else None)
+    if visitor.player is not None:
+        return ("seat", visitor.player.number)
+    return ("watch", None)
+
+
+def shared_csrf_token() -> str:
+    """Forms in a region drawn for many screens carry no token of their own: the page's token goes in the
+    X-CSRFToken header of every htmx request (hx-headers on <body>), and is valid for the whole session."""
+    return "" if g.get("drawing_for_many") else generate_csrf()
+
+
+def stream_url(table: Table, visitor, seat, presence: str) -> str:
+    """The page's event stream: it pushes this screen's region, starting from the picture the page shows."""
+    number = seat.number if (seat is not None and visitor.host) else None
+    return url_for("live.events", code=table.code, v=table.version, p=presence, seat=number, region=1)
+
+
+def _visitor_for(kind: Kind, table: Table):
+    from ..tables.service import Visitor
+
+    role, number = kind
+    if role == "host":
+        return Visitor(host=True)
+    if role == "seat":
+        return Visitor(seat=next(seat for seat in table.player_seats if seat.number == number))
+    return Visitor(seat=Seat(role="spectator", name="Spectator", player_name="Spectator"))
+
+
+def _seat_shown(kind: Kind, table: Table):
+    _, number = kind
+    return next((seat for seat in table.player_seats if seat.number == number), None) if number else None
+
+
+def draw(app: Flask, environ: dict, code: str, kinds: set[Kind]) -> Picture:
+    """Load the table once and render its live region for each kind of screen; the session ends before returning.
+
+    Raises NotFound if the table is gone, and SQLAlchemy's errors if the database is unreachable or its pool is dry:
+    the stream waits and draws again.
+    """
+    from flask import render_template
+
+    from ..errors import NotFound
+    from ..tables.play import Shared, live_context
+
+    with app.request_context(environ):
+        g.drawing_for_many = True
+        try:
+            table = db.session.scalar(select(Table).options(selectinload(Table.seats)).where(Table.code == code))
+            if table is None:
+                raise NotFound(f"Table {code} is gone.")
+            shared = Shared(table)
+            picture = Picture(version=table.version, presence=shared.presence,
+                              seats={seat.id: seat.token_hash for seat in table.seats})
+            numbers = {seat.number for seat in table.player_seats}
+            for kind in kinds:
+                if kind[1] is not None and kind[1] not in numbers:
+                    continue  # no such seat any more: its streams end
+                seat = _seat_shown(kind, table)
+                context = live_context(table, _visitor_for(kind, table), seat, shared=shared)
+                picture.regions[kind] = render_template("tables/_live.html", **context)
+            return picture
+        finally:
+            db.session.remove()
+
+
+def drawing_environ(environ: dict) -> dict:
+    """A minimal request for rendering outside the stream's own request: the same host and mount point, no cookie."""
+    keep = ("wsgi.url_scheme", "SERVER_NAME", "SERVER_PORT", "HTTP_HOST", "SCRIPT_NAME", "wsgi.errors")
+    base = {key: environ[key] for key in keep if key in environ}
+    return base | {"REQUEST_METHOD": "GET", "PATH_INFO": "/", "QUERY_STRING": "", "wsgi.input": io.BytesIO(),
+                   "wsgi.version": (1, 0), "wsgi.multithread": False, "wsgi.multiprocess": True,
+                   "wsgi.run_once": False}
+
+
+def init_screens(app: Flask) -> None:
+    """Templates get the shared-render CSRF token and the stream URL helper."""
+    app.jinja_env.globals["csrf_token"] = shared_csrf_token
+    app.jinja_env.globals["stream_url"] = stream_url
+
+
+def beat_seconds() -> float:
+    return float(current_app.config["LIVE_BEAT_SECONDS"])

@@ -1,0 +1,127 @@
+"""Pushed regions, in process: each stream gets its own screen's picture, drawn once per change, and survives faults."""
+
+import pytest
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+from app.live import routes, screens
+from tests.conftest import act_via_api, bearer, create_via_api, join_via_api
+
+
+@pytest.fixture
+def app(app):
+    app.config["LIVE_BEAT_SECONDS"] = 0.2
+    return app
+
+
+class Stream:
+    """A page's event stream read through the test client, event by event."""
+
+    def __init__(self, client, url, token):
+        self.response = client.get(url, headers=bearer(token), buffered=False)
+        assert self.response.status_code == 200
+        self.chunks = iter(self.response.response)
+        assert "connected" in next(self.chunks).decode()
+
+    def next_event(self) -> tuple[str, str, str]:
+        """(event, id, data) of the next event; a stream that ended raises StopIteration."""
+        fields = {"event": "", "id": "", "data": []}
+        for line in next(self.chunks).decode().strip("\n").split("\n"):
+            name, _, value = line.partition(": ")
+            if name == "data":
+                fields["data"].append(value)
+            elif name in fields:
+                fields[name] = value
+        return fields["event"], fields["id"], "\n".join(fields["data"])
+
+    def next_region(self, limit: int = 50) -> tuple[int, str]:
+        for _ in range(limit):
+            event, ident, data = self.next_event()
+            if event == "live":
+                return int(ident), data
+        raise AssertionError("no region pushed")
+
+    def close(self):
+        self.response.close()
+
+
+def seated_table(client, players=2):
+    table = create_via_api(client, "tracker", {"players": players, "counters": "Doom, shared, 0, 9, 0\n"
+                                                                               "Sanity, each, 0, 9, 9"})
+    table["seats"] = [join_via_api(client, table, name) for name in ("Ann", "Bo")[:players]]
+    return table
+
+
+def test_each_stream_gets_its_own_seats_picture_and_every_screen_kind_is_drawn_once(app, client, monkeypatch):
+    table = seated_table(client)
+    drawn = []
+    real_draw = screens.draw
+    monkeypatch.setattr(screens, "draw", lambda *args: drawn.append(sorted(args[3], key=str)) or real_draw(*args))
+    url = f"/t/{table['code']}/events?region=1&v=1"
+    ann, bo = (Stream(client, url, seat["seat_token"]) for seat in table["seats"])
+    host = Stream(client, url, table["host_token"])
+    try:
+        for stream in (ann, bo, host):
+            stream.next_region()  # each catches up with the joins
+        drawn.clear()
+        moved = act_via_api(client, table, table["seats"][0]["seat_token"],
+                            {"type": "adjust", "counter": "sanity", "by": -1}).get_json()
+        regions = {name: stream.next_region() for name, stream in (("ann", ann), ("bo", bo), ("host", host))}
+        assert {version for version, _ in regions.values()} == {moved["version"]}
+        assert drawn == [[("host", None), ("seat", 1), ("seat", 2)]]  # one snapshot, one render per kind
+        assert 'name="csrf_token" value=""' in regions["ann"][1]  # the page's own token rides in a header
+        assert "Take 1 from Sanity" in regions["ann"][1] and "Take 1 from Sanity" in regions["bo"][1]
+        assert regions["ann"][1] != regions["bo"][1]  # a seat's picture is its own
+        assert "Undo #" in regions["host"][1] and "Undo #" not in regions["ann"][1]
+    finally:
+        for stream in (ann, bo, host):
+            stream.close()
+
+
+def test_a_phone_whose_seat_is_freed_is_told_so_and_its_stream_ends(app, client):
+    table = seated_table(client)
+    bo = Stream(client, f"/t/{table['code']}/events?region=1&v=1", table["seats"][1]["seat_token"])
+    try:
+        bo.next_region()
+        freed = client.post(f"/api/tables/{table['code']}/seats/2/free", headers=bearer(table["host_token"]))
+        assert freed.status_code == 200, freed.get_json()
+        events = []
+        with pytest.raises(StopIteration):
+            for _ in range(50):
+                events.append(bo.next_event()[0])
+        assert events[-1] == "gone"
+    finally:
+        bo.close()
+
+
+def test_a_pool_timeout_while_drawing_does_not_end_the_stream(app, client, monkeypatch):
+    """A dry pool (or a database restart) delays the picture; the stream stays and sends it when it can."""
+    table = seated_table(client)
+    ann = Stream(client, f"/t/{table['code']}/events?region=1&v=1", table["seats"][0]["seat_token"])
+    try:
+        ann.next_region()
+        real_draw, faults = screens.draw, []
+
+        def dry_pool(*args):
+            if not faults:
+                faults.append(True)
+                raise PoolTimeout("QueuePool limit of size 5 overflow 10 reached, connection timed out")
+            return real_draw(*args)
+
+        monkeypatch.setattr(screens, "draw", dry_pool)
+        monkeypatch.setattr(routes, "REDRAW_AFTER_FAILURE", 0.05)
+        moved = act_via_api(client, table, table["seats"][1]["seat_token"], {"type": "next-round"}).get_json()
+        version, region = ann.next_region()
+        assert faults and version == moved["version"]
+        assert f'data-version="{moved["version"]}"' in region
+    finally:
+        ann.close()
+
+
+def test_a_stream_that_has_nothing_new_sends_heartbeats(app, client):
+    table = seated_table(client, players=1)
+    ann = Stream(client, f"/t/{table['code']}/events?region=1&v=1", table["seats"][0]["seat_token"])
+    try:
+        version, _ = ann.next_region()
+        assert [ann.next_event() for _ in range(2)] == [("beat", "", str(version))] * 2
+    finally:
+        ann.close()
