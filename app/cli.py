@@ -23,10 +23,9 @@ def _prepare(port: int, workers: int) -> None:
     from .tables import lan
 
     app = create_app()
-    if workers > 1 and not app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
-        raise SystemExit("With SQLite, live updates stay inside one process, so Night Shift runs one worker "
-                         "(it holds thousands of open phones). For more workers, set NIGHTSHIFT_DATABASE_URL "
-                         "to a PostgreSQL database.")
+    if workers > 1 and app.extensions["nightshift.broker"].kind == "in-process":
+        raise SystemExit("This database lives inside one process, so live updates can't reach other workers: "
+                         "run one worker, or use a SQLite file or PostgreSQL (NIGHTSHIFT_DATABASE_URL).")
     upgrade_database(app)
     with app.app_context():
         url = db.engine.url.render_as_string(hide_password=True)
@@ -74,8 +73,8 @@ def main(argv: list[str] | None = None) -> None:
                      help="address to listen on (default 0.0.0.0: every interface, so phones can reach it)")
     run.add_argument("--port", type=int, default=int(os.environ.get("NIGHTSHIFT_PORT") or 8000))
     run.add_argument("--workers", type=int, default=1,
-                     help="gunicorn workers: 1 on SQLite (live updates stay in one process); "
-                          "more with PostgreSQL, where LISTEN/NOTIFY carries them between processes")
+                     help="gunicorn workers (default 1); live updates reach every worker, through local sockets "
+                          "with SQLite and LISTEN/NOTIFY with PostgreSQL")
     commands.add_parser("migrate", help="create or upgrade the database, then exit")
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):

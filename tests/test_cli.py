@@ -27,10 +27,10 @@ def test_help_names_the_lan_default():
     assert "0.0.0.0" in result.stdout and "--port" in result.stdout
 
 
-def test_sqlite_refuses_more_than_one_worker_because_live_updates_stay_in_one_process(tmp_path):
-    env = {"PATH": "/usr/bin:/bin", "NIGHTSHIFT_INSTANCE_PATH": str(tmp_path)}
+def test_an_in_memory_database_refuses_more_than_one_worker_because_its_updates_stay_in_one_process(tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "NIGHTSHIFT_INSTANCE_PATH": str(tmp_path), "NIGHTSHIFT_DATABASE_URL": "sqlite://"}
     result = subprocess.run([sys.executable, "-m", "app", "--workers", "2", "--port", "0"], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=60)
     assert result.returncode != 0
-    assert "With SQLite, live updates stay inside one process" in result.stderr
+    assert "live updates can't reach other workers" in result.stderr
     assert "PostgreSQL" in result.stderr

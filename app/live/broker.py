@@ -5,21 +5,30 @@ draws the table once per change for the screens it holds (one snapshot, one rend
 seat, spectators), and each stream sends only its own kind's picture, so what one seat may not see never travels to
 another.
 
-With SQLite (the embedded default) the server runs one process and signals stay in memory. With PostgreSQL the
-write path sends `pg_notify` inside the same transaction as the change, so the signal goes out exactly when the
-change commits, and every server process (on any machine) hears it through one LISTEN connection.
+With SQLite (the embedded default) the processes on this machine that share the database file signal each other
+through Unix datagram sockets (SocketBroker). With PostgreSQL the write path sends `pg_notify` inside the same
+transaction as the change, so the signal goes out exactly when the change commits, and every server process (on any
+machine) hears it through one LISTEN connection.
 Under gunicorn's gevent worker `threading` is monkey-patched, so the conditions and the listener thread below are
 greenlets, and psycopg 3 (3.1.14+) waits cooperatively.
 """
 
 from __future__ import annotations
 
+import atexit
 import collections
+import contextlib
+import hashlib
 import logging
+import os
+import secrets
+import socket
+import tempfile
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 log = logging.getLogger(__name__)
 
@@ -163,6 +172,16 @@ class Broker:
                 channel.presence += 1
             channel.changed.notify_all()
 
+    def _heard(self, payload: str) -> None:
+        try:
+            code, kind, number = payload.split(" ")
+            if kind == "v":
+                self.deliver(code, int(number))
+            else:
+                self.deliver(code, presence=True)
+        except ValueError:
+            log.warning("live updates: ignored a malformed signal %r", payload)
+
     def poke_all(self) -> None:
         """Signals may have been missed: every stream tells its screen to re-check (an unchanged view is a 204)."""
         for channel in list(self._channels.values()):
@@ -245,19 +264,101 @@ class PostgresBroker(Broker):
             finally:
                 self._connection = None
 
-    def _heard(self, payload: str) -> None:
+
+class SocketBroker(Broker):
+    """SQLite: every process on this machine that opens the same database file shares signals through Unix datagram
+    sockets in one private folder named after that file, so `nightshift --workers 2` (or two servers) uses both cores.
+
+    A process binds its socket when its first stream subscribes; a commit sends one datagram to every other socket
+    in the folder (a few microseconds each). A socket nobody answers any more (a crashed worker) is removed.
+    """
+
+    kind = "sqlite-sockets"
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__()
+        self.folder = folder
+        self._socket: socket.socket | None = None
+        self._path: Path | None = None
+        self._sender: socket.socket | None = None
+        self._thread: threading.Thread | None = None
+
+    def after_commit(self, code: str, version: int | None = None, presence: bool = False) -> None:
+        super().after_commit(code, version, presence)
+        self._broadcast(f"{code} p 0" if presence else f"{code} v {version}")
+
+    def _broadcast(self, payload: str) -> None:
         try:
-            code, kind, number = payload.split(" ")
-            if kind == "v":
-                self.deliver(code, int(number))
-            else:
-                self.deliver(code, presence=True)
-        except ValueError:
-            log.warning("live updates: ignored a malformed signal %r", payload)
+            peers = [entry.path for entry in os.scandir(self.folder) if entry.name.endswith(".sock")]
+        except OSError:
+            return  # nobody has bound a socket yet: no other process listens
+        own = str(self._path) if self._path else None
+        if self._sender is None:
+            self._sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        data = payload.encode()
+        for peer in peers:
+            if peer == own:
+                continue
+            try:
+                self._sender.sendto(data, socket.MSG_DONTWAIT, peer)  # never wait on a slow listener
+            except (ConnectionRefusedError, FileNotFoundError):
+                with contextlib.suppress(OSError):
+                    os.unlink(peer)  # its process is gone
+            except OSError as error:
+                log.warning("live updates: could not signal %s (%s)", peer, error)
+
+    def _start(self) -> None:
+        with self._lock:
+            if self._thread is not None and self._thread.is_alive():
+                return
+            try:
+                self.folder.mkdir(mode=0o700, exist_ok=True)
+                if self.folder.stat().st_uid != os.getuid():
+                    raise PermissionError(f"{self.folder} belongs to another user")
+                self._path = self.folder / f"{os.getpid()}-{secrets.token_hex(4)}.sock"
+                self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+                self._socket.bind(str(self._path))
+            except OSError as error:
+                log.warning("live updates: other processes can't signal this one (%s)", error)
+                self._socket = self._path = None
+                return
+            self._thread = threading.Thread(target=self._listen, name="nightshift-listen", daemon=True)
+            self._thread.start()
+            atexit.register(self.stop)
+
+    def _listen(self) -> None:
+        sock = self._socket
+        while sock is not None:
+            try:
+                data = sock.recv(512)
+            except OSError:
+                return
+            self._heard(data.decode("ascii", "replace"))
+
+    def stop(self) -> None:
+        sock, path, self._socket, self._path = self._socket, self._path, None, None
+        if path is not None:
+            with contextlib.suppress(OSError):
+                path.unlink()
+            with contextlib.suppress(OSError):
+                self.folder.rmdir()  # only if no other process still has a socket here
+        if sock is not None:
+            sock.close()
+
+
+def socket_folder(database: str) -> Path:
+    """Where the processes of one SQLite database meet: short (socket paths are limited to about 100 bytes), private,
+    and the same for every process that opens the same file."""
+    digest = hashlib.sha256(os.path.realpath(database).encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"nightshift-{os.getuid()}-{digest}"
 
 
 def broker_for(url: str) -> Broker:
-    """PostgreSQL shares signals between processes and machines; anything else stays in this process."""
+    """PostgreSQL shares signals between processes and machines; processes on one SQLite file share them through
+    local sockets; an in-memory database stays in its process."""
     if url.startswith("postgresql"):
         return PostgresBroker(url.replace("postgresql+psycopg://", "postgresql://", 1))
+    database = url.split("///", 1)[1].split("?", 1)[0] if url.startswith("sqlite:///") else ""
+    if database and database != ":memory:" and hasattr(socket, "AF_UNIX"):
+        return SocketBroker(socket_folder(database))
     return Broker()

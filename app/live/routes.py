@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import socket
 import time
 
@@ -99,7 +100,7 @@ def events(code: str):
         nonlocal sent, shown_presence, behind
         last_beat = last_sent = time.monotonic()
         heard = sent  # the newest version this stream has drawn for (pushed or not)
-        yield f"retry: {RETRY_MS}\n: connected to table {code}\n\n"
+        yield f"retry: {RETRY_MS}\n: connected to table {code} (worker {os.getpid()})\n\n"
         while True:
             if not behind:
                 version, presence, poked = subscription.wait(heard, beat)
@@ -151,7 +152,7 @@ def events(code: str):
         """Scripts: "table-changed" with the version, "seats-changed", and a comment now and then."""
         nonlocal sent
         last_beat = time.monotonic()
-        yield f"retry: {RETRY_MS}\n: connected to table {code}\n\n"
+        yield f"retry: {RETRY_MS}\n: connected to table {code} (worker {os.getpid()})\n\n"
         while True:
             version, presence, poked = subscription.wait(sent, beat)
             if subscription.hung_up:

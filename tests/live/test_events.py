@@ -131,3 +131,37 @@ def test_two_server_processes_on_postgres_share_live_updates(tmp_path):
             assert time.monotonic() - started < 2
         status, seen = call("GET", f"{second}/api/tables/{table['code']}", token=table["tokens"][1])
         assert seen["version"] == moved["version"]
+
+
+def test_two_workers_share_live_updates_on_this_database(tmp_path, database_url):
+    """`nightshift --workers 2` on SQLite (local sockets) or PostgreSQL (LISTEN/NOTIFY): a move made through one
+    worker reaches phones streaming from the other."""
+    (tmp_path / "instance").mkdir()
+    with running_server(tmp_path / "instance", database_url, workers=2) as base:
+        table = tracker_table(base)
+        streams, workers = [], {}
+        try:
+            for attempt in range(40):  # the kernel spreads connections over the workers; keep one stream on each
+                stream = EventStream(f"{base}/t/{table['code']}/events?v=0", table["tokens"][attempt % 2])
+                stream.wait_for("table-changed", timeout=10)
+                worker = next(comment.rsplit("worker ", 1)[1] for comment in stream.comments if "worker" in comment)
+                if worker in workers:
+                    stream.close()
+                    continue
+                workers[worker] = stream
+                streams.append(stream)
+                if len(workers) == 2:
+                    break
+            assert len(workers) == 2, "every stream landed on one worker"
+            for _ in range(3):  # moves land on either worker; every stream hears every one
+                status, moved = call("POST", f"{base}/api/tables/{table['code']}/actions", {"type": "next-round"},
+                                     table["tokens"][0])
+                assert status == 200, moved
+                for stream in streams:
+                    ident = "0"
+                    while int(ident) < moved["version"]:
+                        ident, _ = stream.wait_for("table-changed", timeout=10)
+                    assert int(ident) == moved["version"]
+        finally:
+            for stream in streams:
+                stream.close()
