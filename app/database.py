@@ -44,11 +44,20 @@ def cooperate_with_gevent() -> None:
         waiting.wait = waiting.wait_poll
 
 
+def pool_options(config) -> dict:
+    """One worker's pool: DB_POOL_SIZE kept open, as many again for a burst, then a bounded wait (a 503 after it)."""
+    size = max(1, int(config["DB_POOL_SIZE"]))
+    return {"pool_size": size, "max_overflow": size, "pool_timeout": config["DB_POOL_TIMEOUT"]}
+
+
 def init_database(app: Flask) -> None:
     """Attach Flask-SQLAlchemy and set SQLite's pragmas on every new connection."""
     app.config["SQLALCHEMY_DATABASE_URI"] = normalise_url(app.config["SQLALCHEMY_DATABASE_URI"])
-    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite:"):
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    if url.startswith("sqlite:"):
         Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    if url.startswith("postgresql") or url.startswith("sqlite:///") and ":memory:" not in url:
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = pool_options(app.config) | app.config["SQLALCHEMY_ENGINE_OPTIONS"]
     db.init_app(app)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
