@@ -1,5 +1,6 @@
 """Flask extensions, created once here and attached in create_app with init_app."""
 
+from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
@@ -15,3 +16,4 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
 htmx = Htmx()
+compress = Compress()

@@ -61,6 +61,7 @@ class Picture:
     presence: str
     regions: dict = field(default_factory=dict)  # screen kind -> the live region's HTML
     seats: dict = field(default_factory=dict)  # seat id -> token hash, so a stream notices its seat was freed
+    packed: dict = field(default_factory=dict)  # screen kind -> (the event's bytes, the same deflated), made once
     stamp: tuple = ()
 
 
@@ -108,6 +109,7 @@ class Subscription:
             fresh.stamp = stamp
             if same and (fresh.version, fresh.presence) == (picture.version, picture.presence):
                 fresh.regions = picture.regions | fresh.regions
+                fresh.packed = picture.packed
             channel.picture = fresh
             return fresh
 

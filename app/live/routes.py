@@ -16,7 +16,7 @@ from ..errors import Forbidden, NightShiftError
 from ..extensions import db
 from ..models import Table
 from ..tables import auth, service
-from . import broker, screens
+from . import broker, screens, wire
 
 bp = Blueprint("live", __name__)
 log = logging.getLogger(__name__)
@@ -36,11 +36,15 @@ def known_version() -> int:
     return best
 
 
-def sse(event: str, data: str, ident: int | None = None) -> str:
-    """One server-sent event; every line of a multi-line HTML region gets its own `data:`."""
-    lines = [f"event: {event}"] + ([f"id: {ident}"] if ident is not None else [])
-    lines += [f"data: {line}" for line in data.split("\n")]
-    return "\n".join(lines) + "\n\n"
+def pushed(picture, kind, gzipped: bool) -> tuple[bytes, bytes]:
+    """A kind's `live` event, encoded once (and deflated once if any stream gzips) for every stream here."""
+    raw, deflated = picture.packed.get(kind, (None, b""))
+    if raw is None:
+        raw = wire.event("live", picture.regions[kind], picture.version).encode()
+    if gzipped and not deflated:
+        deflated = wire.deflate(raw)
+    picture.packed[kind] = (raw, deflated)
+    return raw, deflated
 
 
 @bp.get("/t/<code>/events")
@@ -95,12 +99,15 @@ def events(code: str):
     def draw(table_code: str, kinds: set) -> object:
         return screens.draw(app, environ, table_code, kinds)
 
+    gzipped = "gzip" in request.headers.get("Accept-Encoding", "").lower()
+    out = wire.GzipStream() if gzipped else wire.PlainStream()
+
     def region_stream():
         """Push this screen's region whenever the table or its seats change; a beat when nothing did."""
         nonlocal sent, shown_presence, behind
         last_beat = last_sent = time.monotonic()
         heard = sent  # the newest version this stream has drawn for (pushed or not)
-        yield f"retry: {RETRY_MS}\n: connected to table {code} (worker {os.getpid()})\n\n"
+        yield out.text(f"retry: {RETRY_MS}\n: connected to table {code} (worker {os.getpid()})\n\n")
         while True:
             if not behind:
                 version, presence, poked = subscription.wait(heard, beat)
@@ -111,7 +118,7 @@ def events(code: str):
                 try:
                     picture = subscription.picture(draw)
                 except NightShiftError:
-                    yield sse("gone", "table")
+                    yield out.text(wire.event("gone", "table")) + out.end()
                     return
                 except SQLAlchemyError as error:  # a pool timeout or a lost database: keep the stream, draw later
                     log.warning("live: could not draw table %s (%s); trying again", code, type(error).__name__)
@@ -122,20 +129,18 @@ def events(code: str):
                 if picture is not None:
                     behind = False
                     heard = max(heard, picture.stamp[0], picture.version)
-                    if own_seat is not None and picture.seats.get(own_seat[0]) != own_seat[1]:
-                        yield sse("gone", "seat")  # the host freed this seat: its view is no longer this phone's
-                        return
-                    region = picture.regions.get(kind)
-                    if region is None:
-                        yield sse("gone", "seat")
+                    freed = own_seat is not None and picture.seats.get(own_seat[0]) != own_seat[1]
+                    if freed or kind not in picture.regions:
+                        # The host freed this seat (or it no longer exists): its view is no longer this phone's.
+                        yield out.text(wire.event("gone", "seat")) + out.end()
                         return
                     if picture.version > sent or picture.presence != shown_presence:
                         sent, shown_presence = max(sent, picture.version), picture.presence
                         last_sent = time.monotonic()
-                        yield sse("live", region, sent)
+                        yield out.shared(*pushed(picture, kind, gzipped))
             if time.monotonic() - last_sent >= beat:
                 last_sent = time.monotonic()
-                yield sse("beat", str(sent))
+                yield out.text(wire.event("beat", str(sent)))
             if seat_id is not None and time.monotonic() - last_beat > HEARTBEAT_SECONDS:
                 last_beat = time.monotonic()
                 heartbeat()
@@ -174,7 +179,9 @@ def events(code: str):
         finally:
             close()
 
-    headers = {"Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no"}
+    headers = {"Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no", "Vary": "Accept-Encoding"}
+    if kind is not None and gzipped:
+        headers["Content-Encoding"] = "gzip"
     response = Response(stream(), mimetype="text/event-stream", headers=headers)
     response.call_on_close(close)
     return response

@@ -84,7 +84,7 @@ def draw(app: Flask, environ: dict, code: str, kinds: set[Kind]) -> Picture:
                     continue  # no such seat any more: its streams end
                 seat = _seat_shown(kind, table)
                 context = live_context(table, _visitor_for(kind, table), seat, shared=shared)
-                picture.regions[kind] = render_template("tables/_live.html", **context)
+                picture.regions[kind] = render_template("tables/_live.html", **context).strip()
             return picture
         finally:
             db.session.remove()
@@ -101,7 +101,8 @@ def drawing_environ(environ: dict) -> dict:
 
 def init_screens(app: Flask) -> None:
     """Templates get the shared-render CSRF token and the stream URL helper."""
-    app.jinja_env.globals["csrf_token"] = shared_csrf_token
+    app.jinja_env.globals["csrf_token"] = shared_csrf_token  # macros imported without context see globals
+    app.context_processor(lambda: {"csrf_token": shared_csrf_token})  # included templates see the context
     app.jinja_env.globals["stream_url"] = stream_url
 
 

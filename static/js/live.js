@@ -85,6 +85,16 @@
 
   document.addEventListener("input", function (event) { typedInto.add(event.target); });
 
+  // A pushed region is drawn once for many screens, so its forms carry an empty CSRF field; the page's own token
+  // (also sent as a header with every htmx request) fills it as the form leaves, before htmx or the browser read it.
+  document.addEventListener("submit", function (event) {
+    var field = event.target && event.target.querySelector && event.target.querySelector("input[name=csrf_token]");
+    if (!field || field.value) { return; }
+    try {
+      field.value = JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
+    } catch (error) { /* no token on this page: the server says the form went stale */ }
+  }, true);
+
   // A form that was just sent successfully starts empty again, and an old refusal goes away.
   // (Cleared here rather than by an out-of-band swap: that would make htmx replace the region instead of morphing
   // it, dropping taps queued on its buttons.)

@@ -243,7 +243,7 @@ def test_the_pages_have_no_inline_script_or_style(client):
     for url in ("/flipside/keywords", "/flipside/deck"):
         page = client.get(url).get_data(as_text=True)
         assert "<script>" not in page and "style=" not in page and "onclick" not in page
-        assert "/static/css/games/flipside.css" in page
+        assert "/static/css/app+flipside." in page  # app.css with the game's own stylesheet, versioned
 
 
 # ---- the deck-list checker -----------------------------------------------------------------------------------

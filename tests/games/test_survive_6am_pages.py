@@ -38,7 +38,7 @@ def test_the_host_screen_starts_with_the_clock_the_dials_and_the_setup_checklist
     assert "Orange's Power Dial: 100" in page_text(host) and "Purple's Power Dial: 100" in page_text(host)
     assert "Hallway: 12 cards face down." in text and "Show Stage: 10 cards face down, then shuffle in 2" in text
     assert "Advance time: START → 12:00 AM" in text
-    assert "css/games/survive_6am.css" in page_text(host)
+    assert "css/app+survive_6am." in page_text(host)  # app.css with the game's own stylesheet, versioned
     assert 'style="' not in page_text(host) and "<script>" not in page_text(host)
     assert client.get("/static/css/games/survive_6am.css").status_code == 200
 
