@@ -1,5 +1,6 @@
 """The games benchmark still runs: a tiny run prints a line per game with its figures."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -17,3 +18,19 @@ def test_the_games_benchmark_runs_and_prints_every_game():
     for slug in REGISTRY:
         row = next(line for line in lines if line.startswith(slug + " "))
         assert "x)" in row  # p50/p95 and the ratio to the tracker's
+
+
+def test_the_live_benchmark_runs_end_to_end_with_small_numbers():
+    """Two tables, two phones and a host each, a few moves, a short floor and burst: every figure is printed."""
+    run = subprocess.run([sys.executable, str(ROOT / "bench" / "live.py"), "--tables", "2", "--phones", "2",
+                          "--actions", "6", "--rate", "20", "--bare-writes", "40", "--burst", "0.5",
+                          "--concurrency", "2", "--idle-samples", "20", "--timeout", "200"],
+                         capture_output=True, text=True, timeout=240, cwd=ROOT)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    result = json.loads(run.stdout.strip().splitlines()[-1])
+    assert result["streams"] == 6 and result["streams_dropped"] == 0
+    assert result["moves_sent"] == 6 and result["moves_lost"] == 0
+    assert result["events"]["live"] >= 6 * 3  # every move pushed to each of a table's three screens
+    assert result["cpu_ms_per_move"] > 0 and result["bare"]["cpu_ms"] > 0 and result["burst"]["moves"] > 0
+    assert "others_cpu_pct" in result["load"] and "loadavg_1m" in result["load"]
+    assert any(line.startswith("GOAL") for line in run.stdout.splitlines())
