@@ -27,9 +27,10 @@ def defaults(instance_path: Path) -> dict:
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
         # Database connections per worker process: a request holds one while it runs (a stream holds none between
         # changes); past DB_POOL_SIZE, as many again open for a burst, then requests queue for DB_POOL_TIMEOUT
-        # seconds and get a 503 sentence. See the README's settings for sizing PostgreSQL's max_connections.
+        # seconds (a thousand phones reconnecting at once after a restart queue here) and then get a 503 sentence.
+        # See the README's settings for sizing PostgreSQL's max_connections.
         "DB_POOL_SIZE": 10,
-        "DB_POOL_TIMEOUT": 10,
+        "DB_POOL_TIMEOUT": 30,
         "PUBLIC_URL": "",
         "PORT": None,  # the port phones use; the CLI sets it, else the port this request came in on
         "TABLE_TTL_DAYS": 30,  # a table nobody touched for this long is expired

@@ -24,6 +24,9 @@ log = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 60.0  # how often a seat's open stream refreshes "connected" on the host screen
 RETRY_MS = 2000  # how soon a browser reconnects after the stream drops
 REDRAW_AFTER_FAILURE = 1.0  # the database was unreachable or its pool dry: try again this soon, keep the stream
+# Phones come and go in waves (a room joining, everyone reconnecting after a restart): a change of who is connected
+# waits this long, so a wave costs each screen kind one drawing, not one per phone. Moves are drawn at once.
+PRESENCE_SETTLE = 0.3
 
 
 def known_version() -> int:
@@ -114,6 +117,8 @@ def events(code: str):
                 if subscription.hung_up:
                     return
                 behind = version > heard or presence or poked
+                if behind and version <= heard:
+                    time.sleep(PRESENCE_SETTLE)
             if behind:
                 try:
                     picture = subscription.picture(draw)

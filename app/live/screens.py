@@ -69,7 +69,7 @@ def draw(app: Flask, environ: dict, code: str, kinds: set[Kind]) -> Picture:
     from ..errors import NotFound
     from ..tables.play import Shared, live_context
 
-    with app.request_context(environ):
+    with app.app_context(), app.request_context(environ):  # a context of its own, even inside a request
         g.drawing_for_many = True
         try:
             table = db.session.scalar(select(Table).options(selectinload(Table.seats)).where(Table.code == code))
