@@ -747,7 +747,9 @@ async def run(args, ports: list[int], pids: list[int]) -> dict:
             if i % 50 == 49:
                 await asyncio.sleep(0)  # let connects proceed in waves
         try:
-            await asyncio.wait_for(asyncio.gather(*(screen.connected.wait() for screen in screens)), 60)
+            # a busy machine takes a while to open a thousand streams: slow is not failure, a drop is
+            await asyncio.wait_for(asyncio.gather(*(screen.connected.wait() for screen in screens)),
+                                   max(60.0, 0.3 * len(screens)))
         except TimeoutError:
             pass
         opened = sum(1 for screen in screens if screen.connected.is_set()) - len(bench.stream_drops)
