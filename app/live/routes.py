@@ -26,7 +26,7 @@ RETRY_MS = 2000  # how soon a browser reconnects after the stream drops
 REDRAW_AFTER_FAILURE = 1.0  # the database was unreachable or its pool dry: try again this soon, keep the stream
 # Phones come and go in waves (a room joining, everyone reconnecting after a restart): a change of who is connected
 # waits this long, so a wave costs each screen kind one drawing, not one per phone. Moves are drawn at once.
-PRESENCE_SETTLE = 0.3
+PRESENCE_SETTLE = 1.0
 
 
 def known_version() -> int:

@@ -8,6 +8,7 @@ add a kind and a way to draw it; the broker neither knows nor cares what a kind 
 from __future__ import annotations
 
 import io
+import time
 
 from flask import Flask, current_app, g, url_for
 from flask_wtf.csrf import generate_csrf
@@ -76,12 +77,17 @@ def draw(app: Flask, environ: dict, code: str, kinds: set[Kind]) -> Picture:
             if table is None:
                 raise NotFound(f"Table {code} is gone.")
             shared = Shared(table)
+            if any(role == "host" for role, _ in kinds):
+                shared.history()  # read now, with the rest of the snapshot, not between renders
             picture = Picture(version=table.version, presence=shared.presence,
                               seats={seat.id: seat.token_hash for seat in table.seats})
             numbers = {seat.number for seat in table.player_seats}
             for kind in kinds:
                 if kind[1] is not None and kind[1] not in numbers:
                     continue  # no such seat any more: its streams end
+                # Under gevent, let other requests and the worker's heartbeat to gunicorn run between renders: a
+                # wave of drawings (a thousand phones reconnecting) must not hold the worker for a minute.
+                time.sleep(0)
                 seat = _seat_shown(kind, table)
                 context = live_context(table, _visitor_for(kind, table), seat, shared=shared)
                 picture.regions[kind] = render_template("tables/_live.html", **context).strip()
