@@ -43,10 +43,12 @@ class Channel:
     presence: int = 0  # bumps when a seat connects or disconnects; not a game change, so no version bump
     pokes: int = 0  # bumps when the broker may have missed signals (listener reconnected): everyone re-checks
     listeners: int = 0
-    changed: threading.Condition = field(default_factory=threading.Condition)
+    changed: threading.Condition = field(default_factory=lambda: threading.Condition())
     kinds: collections.Counter = field(default_factory=collections.Counter)  # open screens here, by kind
     picture: Picture | None = None  # the newest drawing of this table, shared by its streams in this process
-    drawing: threading.Lock = field(default_factory=threading.Lock)  # one drawing at a time; the others wait for it
+    # One drawing at a time; the others wait for it. Looked up when a channel is made, not at import: gunicorn imports
+    # this module before gevent patches threading, and an OS lock waited on by a greenlet freezes the whole worker.
+    drawing: threading.Lock = field(default_factory=lambda: threading.Lock())
 
     def stamp(self) -> tuple[int, int, int]:
         """What this process has heard of the table: a drawing with another stamp may be out of date."""
