@@ -6,7 +6,7 @@ seat, spectators), and each stream sends only its own kind's picture, so what on
 another.
 
 With SQLite (the embedded default) the processes on this machine that share the database file signal each other
-through Unix datagram sockets (SocketBroker). With PostgreSQL the write path sends `pg_notify` inside the same
+through Unix sockets (SocketBroker). With PostgreSQL the write path sends `pg_notify` inside the same
 transaction as the change, so the signal goes out exactly when the change commits, and every server process (on any
 machine) hears it through one LISTEN connection.
 Under gunicorn's gevent worker `threading` is monkey-patched, so the conditions and the listener thread below are
@@ -270,11 +270,13 @@ class PostgresBroker(Broker):
 
 
 class SocketBroker(Broker):
-    """SQLite: every process on this machine that opens the same database file shares signals through Unix datagram
-    sockets in one private folder named after that file, so `nightshift --workers 2` (or two servers) uses both cores.
+    """SQLite: every process on this machine that opens the same database file shares signals through Unix sockets
+    in one private folder named after that file, so `nightshift --workers 2` (or two servers) uses both cores.
 
-    A process binds its socket when its first stream subscribes; a commit sends one datagram to every other socket
-    in the folder (a few microseconds each). A socket nobody answers any more (a crashed worker) is removed.
+    A process listens on its own socket once its first stream subscribes; a commit writes one line ("CODE v N") to
+    every other process's socket over a connection kept open. Stream sockets, not datagrams: a datagram queue holds
+    only ten messages (net.unix.max_dgram_qlen), and a wave of phones arriving would lose signals. A socket nobody
+    answers any more (a crashed worker) is removed.
     """
 
     kind = "sqlite-sockets"
@@ -284,32 +286,56 @@ class SocketBroker(Broker):
         self.folder = folder
         self._socket: socket.socket | None = None
         self._path: Path | None = None
-        self._sender: socket.socket | None = None
         self._thread: threading.Thread | None = None
+        self._peers: dict[str, socket.socket] = {}
+        self._sending: threading.Lock | None = None
 
     def after_commit(self, code: str, version: int | None = None, presence: bool = False) -> None:
         super().after_commit(code, version, presence)
-        self._broadcast(f"{code} p 0" if presence else f"{code} v {version}")
-
-    def _broadcast(self, payload: str) -> None:
         try:
-            peers = [entry.path for entry in os.scandir(self.folder) if entry.name.endswith(".sock")]
+            self._broadcast(f"{code} p 0\n" if presence else f"{code} v {version}\n")
+        except Exception as error:  # noqa: BLE001 - the change is committed; a lost signal must not fail it
+            log.warning("live updates: could not signal other processes (%s)", error)
+
+    def _broadcast(self, line: str) -> None:
+        try:
+            paths = [entry.path for entry in os.scandir(self.folder) if entry.name.endswith(".sock")]
         except OSError:
-            return  # nobody has bound a socket yet: no other process listens
+            return  # nobody listens yet: no other process has a stream
         own = str(self._path) if self._path else None
-        if self._sender is None:
-            self._sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        data = payload.encode()
-        for peer in peers:
-            if peer == own:
-                continue
-            try:
-                self._sender.sendto(data, socket.MSG_DONTWAIT, peer)  # never wait on a slow listener
-            except (ConnectionRefusedError, FileNotFoundError):
-                with contextlib.suppress(OSError):
-                    os.unlink(peer)  # its process is gone
-            except OSError as error:
-                log.warning("live updates: could not signal %s (%s)", peer, error)
+        if self._sending is None:
+            self._sending = threading.Lock()  # made in the worker, after gevent patched threading
+        data = line.encode()
+        with self._sending:  # one writer at a time on each connection
+            for path in paths:
+                if path == own:
+                    continue
+                for attempt in range(2):  # a connection the peer closed is reopened once
+                    peer = self._peers.get(path)
+                    try:
+                        if peer is None:
+                            peer = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                            peer.settimeout(2.0)
+                            peer.connect(path)
+                            self._peers[path] = peer
+                        peer.sendall(data)
+                        break
+                    except (ConnectionRefusedError, FileNotFoundError):
+                        self._forget(path, unlink=True)  # its process is gone
+                        break
+                    except OSError as error:
+                        self._forget(path)
+                        if attempt:
+                            log.warning("live updates: could not signal %s (%s)", path, error)
+
+    def _forget(self, path: str, unlink: bool = False) -> None:
+        peer = self._peers.pop(path, None)
+        if peer is not None:
+            with contextlib.suppress(OSError):
+                peer.close()
+        if unlink:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
 
     def _start(self) -> None:
         with self._lock:
@@ -320,8 +346,9 @@ class SocketBroker(Broker):
                 if self.folder.stat().st_uid != os.getuid():
                     raise PermissionError(f"{self.folder} belongs to another user")
                 self._path = self.folder / f"{os.getpid()}-{secrets.token_hex(4)}.sock"
-                self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+                self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 self._socket.bind(str(self._path))
+                self._socket.listen(64)
             except OSError as error:
                 log.warning("live updates: other processes can't signal this one (%s)", error)
                 self._socket = self._path = None
@@ -331,16 +358,33 @@ class SocketBroker(Broker):
             atexit.register(self.stop)
 
     def _listen(self) -> None:
-        sock = self._socket
-        while sock is not None:
+        """Accept each other process's connection and read its lines (a greenlet each under gevent)."""
+        listener = self._socket
+        while listener is not None:
             try:
-                data = sock.recv(512)
+                connection, _ = listener.accept()
             except OSError:
                 return
-            self._heard(data.decode("ascii", "replace"))
+            threading.Thread(target=self._read, args=(connection,), daemon=True).start()
+
+    def _read(self, connection: socket.socket) -> None:
+        buffer = b""
+        with connection:
+            while True:
+                try:
+                    data = connection.recv(65536)
+                except OSError:
+                    return
+                if not data:
+                    return
+                *lines, buffer = (buffer + data).split(b"\n")
+                for line in lines:
+                    self._heard(line.decode("ascii", "replace"))
 
     def stop(self) -> None:
         sock, path, self._socket, self._path = self._socket, self._path, None, None
+        for peer in list(self._peers):
+            self._forget(peer)
         if path is not None:
             with contextlib.suppress(OSError):
                 path.unlink()
