@@ -39,6 +39,7 @@ class File:
 # Files served as one, to save a phone's round trips; the vendored files themselves stay as released.
 BUNDLES = {
     "js/live-extensions.js": ("vendor/htmx-ext-sse-2.2.4/sse.js", "vendor/idiomorph-0.8.0/idiomorph-ext.min.js"),
+    "js/app.js": ("js/live.js", "js/phone.js"),  # Night Shift's own scripts, every page
 }
 GAME_STYLESHEET = re.compile(r"^css/app\+(?P<package>[a-z0-9_]+)\.css$")  # app.css followed by one game's own
 

@@ -38,7 +38,7 @@ def test_join_page_offers_the_free_seats(client, phone):
 def test_a_phone_joins_and_the_host_screen_shows_it_in_the_seat(client, phone):
     code, key = host_table(client, players="2")
     response = join_form(phone, code, key, "Alice", seat=2)
-    assert response.status_code == 303 and response.headers["Location"] == f"/t/{code}/seats/2"  # straight to the seat page
+    assert response.status_code == 303 and response.headers["Location"] == f"/t/{code}/seats/2"
     seat_page = phone.get(f"/t/{code}/seat", follow_redirects=True)
     assert seat_page.request.path == f"/t/{code}/seats/2"
     assert "Purple" in page_text(seat_page) and "Alice" in page_text(seat_page)
