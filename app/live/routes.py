@@ -8,7 +8,7 @@ import os
 import socket
 import time
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, current_app, request, url_for
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -73,6 +73,7 @@ def events(code: str):
     behind = kind is not None and (sent < table.version or shown_presence != service.presence_key(table))
     beat = float(app.config["LIVE_BEAT_SECONDS"])
     environ = screens.drawing_environ(request.environ)
+    where_now = url_for("tables.my_seat", code=table.code)  # a freed seat's phone goes here: it says what happened
 
     subscription = hub.subscribe(code, 0, kind)
     # Read the version after subscribing, so a change committed in between is not lost.
@@ -123,7 +124,7 @@ def events(code: str):
                 try:
                     picture = subscription.picture(draw)
                 except NightShiftError:
-                    yield out.text(wire.event("gone", "table")) + out.end()
+                    yield out.text(wire.event("gone", where_now)) + out.end()
                     return
                 except SQLAlchemyError as error:  # a pool timeout or a lost database: keep the stream, draw later
                     log.warning("live: could not draw table %s (%s); trying again", code, type(error).__name__)
@@ -137,7 +138,7 @@ def events(code: str):
                     freed = own_seat is not None and picture.seats.get(own_seat[0]) != own_seat[1]
                     if freed or kind not in picture.regions:
                         # The host freed this seat (or it no longer exists): its view is no longer this phone's.
-                        yield out.text(wire.event("gone", "seat")) + out.end()
+                        yield out.text(wire.event("gone", where_now)) + out.end()
                         return
                     if picture.version > sent or picture.presence != shown_presence:
                         sent, shown_presence = max(sent, picture.version), picture.presence

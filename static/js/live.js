@@ -41,7 +41,10 @@
       heard();
       ["open", "beat", "live"].forEach(function (name) { stream.addEventListener(name, heard); });
       // The table is gone, or the host freed this seat: the page itself says what happened.
-      stream.addEventListener("gone", function () { stream.close(); window.location.reload(); });
+      stream.addEventListener("gone", function (event) {
+        stream.close();
+        if (event.data && event.data.charAt(0) === "/") { window.location.assign(event.data); } else { window.location.reload(); }
+      });
       return stream;
     };
   }
@@ -190,6 +193,10 @@
     if (event.target && event.target.id === "live" && flash && shownAt && Date.now() - shownAt > STALE_MESSAGE_MS) {
       flash.textContent = "";
       shownAt = 0;
+    }
+    // A pushed picture is a swap like a fetched one for every other script (phone.js buzzes on a turn that starts).
+    if (event.target && event.target.id === "live" && window.htmx) {
+      window.htmx.trigger(event.target, "htmx:afterSwap", {target: event.target, elt: event.target});
     }
     // A pushed picture may carry the next table's link too (play again): go along, as after a fetched one.
     var state = document.querySelector("#live .live-state");
