@@ -13,6 +13,18 @@ A rules module is pure: it imports neither Flask nor SQLAlchemy. It exposes
 - `outcome(state)`: None while the game goes on, else an Outcome.
 - `view(state, viewer)`: what one viewer sees, as JSON. Every view carries the shared keys of `seen()` below with one
   meaning each, and the game's own keys, described by the module's `VIEW_SCHEMA` (a JSON Schema).
+- Optional: `figures(state) -> dict`, each player's figures for the play history (app/history/), read only from the
+  state when the game ends or the host ends the table. A game without it still gets plays, with winners and no
+  figures:
+
+      {"score": "points",              # what a seat's score counts, or None if the game keeps no score
+       "side": "Guards",               # the side that won, for games played by sides, else None
+       "scenario": "The Third Night",  # the night or scenario played, else None
+       "facts": [["Rounds played", 12]],           # game-wide figures to show: [label, whole number or text]
+       "seats": {"1": {"score": 37,                 # a whole number, higher is better; or None
+                       "status": "survived",        # a few words for how the seat ended, or None
+                       "details": [["Night 1", 8]], # more figures to show, in order
+                       "records": {"Best night": 14}}}}  # figures whose best the stats keep per player and game
 """
 
 from __future__ import annotations

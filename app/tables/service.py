@@ -23,6 +23,7 @@ from ..errors import BadRequest, Conflict, Forbidden, Gone, Invalid, NotFound, U
 from ..extensions import db
 from ..games import OptionError, UnknownGame, get_game
 from ..games.contract import IllegalAction, Viewer
+from ..history import record as plays
 from ..live import broker
 from ..models import Action, Seat, Table, as_utc, utcnow
 from . import codes
@@ -406,6 +407,7 @@ def end_table(table: Table, visitor: Visitor | None) -> Table:
     def change(fresh: Table):
         check_open(fresh)
         fresh.status, fresh.finished_at = "finished", utcnow()
+        plays.follow(fresh)  # a game ended before its outcome leaves a play marked ended early
         return fresh, Entry("table.end", "The host ended the game. The dice seed is revealed: anyone at the table "
                                          "can now check every roll.", "Host")
 
@@ -513,6 +515,8 @@ def apply_action(table: Table, visitor: Visitor | None, action: object, *, versi
         ended = rules.outcome(after)
         lines = [event.text for event in events] + ([ended.text] if ended is not None else [])
         fresh.state, fresh.dice_counter = after, dice.counter
+        if ended is not None:
+            plays.record(fresh, ended, moving=True)  # the play commits with the move that ends the game
         entry = Entry(action["type"], f"{who}: {' '.join(lines)}" if lines else who, who, acting,
                       payload=action, result={"events": [event.as_dict() for event in events],
                                               "outcome": ended.as_dict() if ended is not None else None},
@@ -595,6 +599,7 @@ def undo(table: Table, visitor: Visitor | None, *, version: int | None = None) -
             _check_own_slip(target, player)
         _refuse_hidden(target)
         fresh.state, target.undone = target.state_before, True
+        plays.follow(fresh)
         whose = "" if player is None else "their move "
         entry = Entry("undo", f"{who} undid {whose}#{target.seq}: {target.text}", who, player,
                       payload={"seq": target.seq})
@@ -614,6 +619,7 @@ def redo(table: Table, visitor: Visitor | None, *, version: int | None = None) -
         if target is None:
             raise Conflict("There is nothing to redo: redo brings back undone moves until a new move is made.")
         fresh.state, target.undone = target.state_after, False
+        plays.follow(fresh)
         entry = Entry("redo", f"Host redid #{target.seq}: {target.text}", "Host", payload={"seq": target.seq})
         return entry, entry
 
@@ -642,6 +648,7 @@ def jump_back(table: Table, visitor: Visitor | None, seq: object, *, version: in
         fresh.state = later[0].state_before
         for move in later:
             move.undone = True
+        plays.follow(fresh)
         count = "1 move" if len(later) == 1 else f"{len(later)} moves"
         entry = Entry("jump", f"Host went back to #{seq}, undoing {count}.", "Host",
                       payload={"seq": seq, "undone": [move.seq for move in later]})
