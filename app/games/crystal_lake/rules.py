@@ -654,3 +654,17 @@ def view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
 
 __all__ = ["new_state", "legal_actions", "apply", "outcome", "view", "FORM_NUMBERS", "bag_now", "out_of_bag",
            "pool_of", "keep_options"]
+
+
+def figures(state: dict[str, Any]) -> dict[str, Any]:
+    """For the history: each counselor's points in all and night by night, and their best night (the contract's
+    optional `figures`; reads only the state)."""
+    seats = {}
+    for seat in state["seats"]:
+        nights = [(night["night"], night["total"]) for night in state["players"][str(seat)]["nights"]]
+        seats[str(seat)] = {"score": sum(total for _, total in nights), "status": None,
+                            "details": [[f"Night {number}", total] for number, total in nights],
+                            "records": {"Best night": max(total for _, total in nights)} if nights else {}}
+    scored = max((len(state["players"][str(seat)]["nights"]) for seat in state["seats"]), default=0)
+    return {"score": "points", "side": None, "scenario": None, "seats": seats,
+            "facts": [["Nights scored", f"{scored} of {state['nights']}"], ["Mode", state["mode"]]]}

@@ -824,3 +824,24 @@ VIEW_SCHEMA = {
             "kind": {"enum": ["guard", "bonnie", "chica", "freddy"]}}}]},
     },
 }
+
+
+def figures(state: dict[str, Any]) -> dict[str, Any]:
+    """For the history: the night, each guard alive, dead or eliminated, who played which animatronic, and which
+    side won (the contract's optional `figures`; reads only the state)."""
+    from .nights import night_of
+
+    names = {"bonnie": "Bonnie", "chica": "Chica", "freddy": "Freddy"}
+    words = {"alive": "survived", "dead": "dead", "eliminated": "eliminated"}
+    seats = {str(seat): {"score": None, "status": None, "details": [], "records": {}} for seat in state["seats"]}
+    for seat, status in state["guards"].items():
+        seats[seat]["status"] = words.get(status, status)
+    for piece, seat in state["controllers"].items():
+        if seat is not None:
+            seats[str(seat)]["status"] = f"played {names.get(piece, piece)}"
+    alive = [seat for seat, status in state["guards"].items() if status == "alive"]
+    side = "Animatronics" if not alive else "Guards" if state["turns_done"] >= state["full_turns"] else None
+    found = night_of(state["night"])
+    return {"score": None, "side": side, "scenario": found.label if found else str(state["night"]), "seats": seats,
+            "facts": [["Guards alive at the end", f"{len(alive)} of {len(state['guards'])}"],
+                      ["Full turns survived", f"{state['turns_done']} of {state['full_turns']}"]]}

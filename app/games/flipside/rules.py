@@ -997,3 +997,17 @@ VIEW_SCHEMA = {
         "reminders": {"type": "array", "items": {"type": "object", "required": ["name", "text"]}},
     },
 }
+
+
+def figures(state: dict[str, Any]) -> dict[str, Any]:
+    """For the history: each player's Health at the end, who dropped out, and the deck left (the contract's optional
+    `figures`; reads only the state)."""
+    seats = {}
+    for seat in state["seats"]:
+        player = state["players"][str(seat)]
+        seats[str(seat)] = {"score": player["health"], "status": "out at 0 Health" if player["health"] <= 0 else None,
+                            "details": [["Cards left in the deck", player["deck"]],
+                                        ["Highest Power", player["power_max"]], ["Turns taken", player["turns"]]],
+                            "records": {}}
+    return {"score": "health", "side": None, "scenario": None, "seats": seats,
+            "facts": [["Turns", state["turn"]["number"]]]}

@@ -963,3 +963,20 @@ VIEW_SCHEMA = {
                            "higher_space": _SEAT_OR_NULL}}]},
     },
 }
+
+
+def figures(state: dict[str, Any]) -> dict[str, Any]:
+    """For the history: which animatronic captured the guard, and where each stood on the Scare Tracker (the
+    contract's optional `figures`; reads only the state)."""
+    seats = {str(seat): {"score": None,
+                         "status": "captured the guard" if state["winner"] == seat else None,
+                         "details": [["Character", state["characters"][str(seat)]],
+                                     ["Scare Tracker", state["scare_track"][str(seat)]["space"]]],
+                         "records": {}}
+             for seat in state["seats"]}
+    side = (state["characters"][str(state["winner"])] if state["winner"] is not None
+            else "The guard (escaped)" if state["escaped"] else None)
+    facts = [["Capture attempts", state["attempts"]], ["Event cards left", state["event_deck"]]]
+    if state["winner"] is not None:
+        facts.insert(0, ["Captured by", state["characters"][str(state["winner"])]])
+    return {"score": None, "side": side, "scenario": None, "seats": seats, "facts": facts}

@@ -541,3 +541,28 @@ def _dial(power: int, start: int) -> dict[str, Any]:
     """The numbers an SVG dial needs: the filled share of a circle with pathLength 100."""
     share = max(0, min(100, round(100 * power / start))) if start else 0
     return {"share": share, "rest": 100 - share, "low": share <= 25}
+
+
+def figures(state: dict[str, Any]) -> dict[str, Any]:
+    """For the history: each guard's power left, who was caught and when, and the power at 6:00 AM of a night
+    survived (the contract's optional `figures`; reads only the state)."""
+    dawn = not state["clock_pile"] and state["caught"] is None
+    seats = {}
+    for seat in state["seats"]:
+        guard = state["guards"][str(seat)]
+        status = ("caught: an Animatronic reached the Office" if state["caught"] == seat
+                  else "survived to 6:00 AM" if dawn else None)
+        seats[str(seat)] = {"score": guard["power"], "status": status,
+                            "details": [["Power Dial", f"{guard['power']} of {state['dial_start']}"]],
+                            "records": {"Power at 6:00 AM": guard["power"]} if dawn else {}}
+    side = None
+    if state["caught"] is not None:
+        others = [state["guards"][str(seat)]["name"] for seat in state["seats"] if seat != state["caught"]]
+        side = others[0] if others else "The Animatronics"
+    elif dawn:
+        powers = {state["guards"][str(seat)]["name"]: state["guards"][str(seat)]["power"] for seat in state["seats"]}
+        best = [name for name, power in powers.items() if power == max(powers.values())]
+        side = best[0] if len(best) == 1 else "Both guards"
+    ended = state["caught_at"] or ("6:00 AM" if not state["clock_pile"] else state["clock_pile"][0])
+    return {"score": "power left", "side": side, "scenario": None, "seats": seats,
+            "facts": [["The night ended at", ended], ["Rounds played", state["round"]]]}

@@ -291,3 +291,16 @@ VIEW_SCHEMA = {
                 "required": [*_COUNTER_SCHEMA["required"], "value"]}}}}]},
     },
 }
+
+
+def figures(state: dict[str, Any]) -> dict[str, Any]:
+    """For the history: each seat's own counters and the shared ones as they ended; a tracker keeps no score of its
+    own (the contract's optional `figures`; reads only the state)."""
+    seats = {str(seat): {"score": None, "status": None, "records": {},
+                         "details": [[counter["name"], counter["values"][str(seat)]] for counter in state["counters"]
+                                     if counter["scope"] == "each"]}
+             for seat in state["seats"]}
+    shared = [[counter["name"], counter["values"]["shared"]] for counter in state["counters"]
+              if counter["scope"] != "each"]
+    return {"score": None, "side": None, "scenario": None, "seats": seats,
+            "facts": [["Round", state["round"]], *shared]}
