@@ -91,6 +91,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # the API authenticates with bearer tokens, which a browser never sends on its own
     register_game_pages(app, csrf)
+    from .history import init_history
+
+    init_history(app, csrf)
     app.jinja_env.globals["game_stylesheet"] = game_stylesheet
     from .models import as_utc
 
