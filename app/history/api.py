@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from ..errors import BadRequest, NotFound
+from ..errors import BadRequest
 from . import access, exports, names, queries, stats
 
 bp = Blueprint("history_api", __name__, url_prefix="/api")
@@ -43,9 +43,7 @@ def stats_json():
     reader = access.api_reader()
     people = names.People()
     chosen = queries.filters(request.args)
-    every = [exports.play_json(item, people) for item in queries.plays(reader, queries.Filters(), people)]
-    if chosen.player and people.person_key(chosen.player) not in stats.names_of(every, people):
-        raise NotFound(f"Nobody called “{chosen.player}” played in the plays this token can see.")
+    every, _ = queries.for_stats(reader, chosen, people)
     return jsonify({"player": chosen.player, "game": chosen.game,
                     "players": [row.as_dict() for row in stats.by_player(every, people, player=chosen.player,
                                                                           game=chosen.game)],

@@ -12,8 +12,10 @@ from ..errors import BadRequest, Forbidden, NotFound
 from ..extensions import db
 from ..games import REGISTRY
 from .access import Reader
+from .exports import play_json
 from .models import Play, PlaySeat
 from .names import People, typed_name
+from .stats import names_of
 
 UID = re.compile(r"[0-9a-f]{8,32}")
 PAGE_SIZE = 30
@@ -52,7 +54,7 @@ def filters(args) -> Filters:
 
 
 def page_number(args) -> int:
-    raw = args.get("page", "1")
+    raw = args.get("page") or "1"
     if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= PAGE_MAX):
         raise BadRequest("The page must be a whole number from 1.")
     return int(raw)
@@ -91,3 +93,13 @@ def one_play(reader: Reader, uid: str) -> Play:
         raise Forbidden("This play is from a table this device didn't sit at. Its players and the host machine "
                         "can see it.")
     return play
+
+
+def for_stats(reader: Reader, chosen: Filters, people: People) -> tuple[list[dict], dict[str, str]]:
+    """Every play this reader may see, as play_json, and each person's shown name; a 404 for a player not in them."""
+    every = [play_json(play, people) for play in plays(reader, Filters(), people)]
+    shown = names_of(every, people)
+    if chosen.player and people.person_key(chosen.player) not in shown:
+        raise NotFound(f"Nobody called “{chosen.player}” played in the plays you can see. Check the spelling, or "
+                       "pick a name from the list.")
+    return every, shown

@@ -14,7 +14,7 @@ from wtforms.validators import ValidationError
 from ..errors import BadRequest, NightShiftError, NotFound
 from ..extensions import db
 from ..models import Table, as_utc
-from ..tables import auth
+from ..tables import auth, codes
 from ..tables.service import is_expired
 from . import access, charts, exports, names, queries, stats
 from .models import ENDED_EARLY, Play
@@ -87,10 +87,13 @@ def play_page(uid: str):
 def table_play(code: str):
     """The host screen's link: this table's play, or the history with a word on why there is none yet."""
     reader = access.reader()
+    code = codes.normalise(code, codes.CODE_LENGTH)
+    if code is None:
+        raise NotFound("There is no table with that code: codes have 5 letters and digits.")
     play = db.session.scalar(reader.visible(select(Play).where(
-        Play.table_code == str(code).upper()[:8], Play.undone.is_(False))).order_by(Play.ended_at.desc()).limit(1))
+        Play.table_code == code, Play.undone.is_(False))).order_by(Play.ended_at.desc()).limit(1))
     if play is None:
-        flash(f"Table {str(code).upper()[:8]} has no play in the history yet: it is written when the game ends.")
+        flash(f"Table {code} has no play in the history yet: it is written when the game ends.")
         return redirect(url_for("history.index"))
     return redirect(url_for("history.play_page", uid=play.uid))
 
@@ -101,11 +104,7 @@ def stats_page():
     reader = access.reader()
     people = names.People()
     chosen = queries.filters(request.args)
-    every = [exports.play_json(play, people) for play in queries.plays(reader, queries.Filters(), people)]
-    shown = stats.names_of(every, people)
-    if chosen.player and people.person_key(chosen.player) not in shown:
-        raise NotFound(f"Nobody called “{chosen.player}” played in the plays you can see. Check the "
-                             "spelling, or pick a name from the list.")
+    every, shown = queries.for_stats(reader, chosen, people)
     rows = stats.by_player(every, people, player=chosen.player, game=chosen.game)
     games = stats.by_game(every, people, game=chosen.game)
     player_name = shown.get(people.person_key(chosen.player)) if chosen.player else None
