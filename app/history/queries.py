@@ -11,8 +11,8 @@ from sqlalchemy.orm import selectinload
 from ..errors import BadRequest, Forbidden, NotFound
 from ..extensions import db
 from ..games import REGISTRY
+from ..models import as_utc
 from .access import Reader
-from .exports import play_json
 from .models import Play, PlaySeat
 from .names import People, typed_name
 from .stats import names_of
@@ -95,9 +95,34 @@ def one_play(reader: Reader, uid: str) -> Play:
     return play
 
 
+def stat_plays(reader: Reader) -> list[dict]:
+    """The plays this reader may see, with just what the stats read, in play_json's shape: one joined query and no
+    ORM objects, so a few thousand plays stay quick."""
+    query = reader.visible(
+        select(Play.id, Play.uid, Play.game, Play.game_name, Play.ended_at, Play.duration_seconds, Play.ending,
+               Play.figures, PlaySeat.number, PlaySeat.seat, PlaySeat.player, PlaySeat.winner, PlaySeat.score,
+               PlaySeat.records)
+        .outerjoin(PlaySeat, PlaySeat.play_id == Play.id).where(Play.undone.is_(False))
+    ).order_by(Play.ended_at, Play.id, PlaySeat.number)
+    found: dict[int, dict] = {}
+    for row in db.session.execute(query):
+        play = found.get(row.id)
+        if play is None:
+            shown = row.figures or {}
+            play = found[row.id] = {
+                "id": row.uid, "game": row.game, "game_name": row.game_name,
+                "ended_at": as_utc(row.ended_at).isoformat(), "duration_seconds": row.duration_seconds,
+                "ending": row.ending, "score": shown.get("score"), "side": shown.get("side"),
+                "scenario": shown.get("scenario"), "players": []}
+        if row.number is not None:  # a play nobody sat at still counts for its game
+                play["players"].append({"seat": row.number, "seat_name": row.seat, "name": row.player,
+                                    "winner": row.winner, "score": row.score, "records": row.records or {}})
+    return list(found.values())
+
+
 def for_stats(reader: Reader, chosen: Filters, people: People) -> tuple[list[dict], dict[str, str]]:
-    """Every play this reader may see, as play_json, and each person's shown name; a 404 for a player not in them."""
-    every = [play_json(play, people) for play in plays(reader, Filters(), people)]
+    """Every play this reader may see, for the stats, and each person's shown name; a 404 for a player not in them."""
+    every = stat_plays(reader)
     shown = names_of(every, people)
     if chosen.player and people.person_key(chosen.player) not in shown:
         raise NotFound(f"Nobody called “{chosen.player}” played in the plays you can see. Check the spelling, or "

@@ -227,7 +227,7 @@ def people_page():
     reader = access.reader()
     access.host_only(reader)
     people = names.People()
-    every = [exports.play_json(play, people) for play in queries.plays(reader, queries.Filters(), people)]
+    every = queries.stat_plays(reader)
     spellings: dict[str, tuple[set[str], int]] = {}  # a name's key -> (its spellings, plays)
     for play in every:
         for seat in play["players"]:
