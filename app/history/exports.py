@@ -68,10 +68,13 @@ def play_json(play: Play, people: People) -> dict[str, Any]:
 
 
 def history_json(plays: list[Play], people: People) -> dict[str, Any]:
-    """The whole history (or what this reader may see of it), with the host's merges, ready to import elsewhere."""
+    """The whole history (or what this reader may see of it), with the host's merges of the names in it, ready to
+    import elsewhere."""
+    persons = {people.person_key(seat.player) for play in plays for seat in play.seats if seat.player}
     return {"format": FORMAT, "version": VERSION, "exported_at": utcnow().isoformat(),
             "plays": [play_json(play, people) for play in plays],
-            "merges": [{"name": name_key, "person": person} for name_key, person in sorted(people.aliases.items())]}
+            "merges": [{"name": name_key, "person": person} for name_key, person in sorted(people.aliases.items())
+                       if key(person) in persons]}
 
 
 # ---- CSV --------------------------------------------------------------------------------------------------------

@@ -186,5 +186,9 @@ def test_a_plays_page_links_to_bg_stats_with_the_same_play(app, played):
         played.get(f"/history/plays/{uid}/bgstats.json").data)
     one = json.loads(played.get(f"/history/plays/{uid}/play.json").data)
     assert [play["id"] for play in one["plays"]] == [uid]
+    assert one["merges"] == [{"name": "anne", "person": "Ann"}]  # Ann played Flipside: her merge goes along
+    early = next(play["id"] for play in json.loads(played.get("/history/export.json").data)["plays"]
+                 if play["game"] == "crystal-lake")
+    assert json.loads(played.get(f"/history/plays/{early}/play.json").data)["merges"] == []  # Bo and Cy: none
     assert list(csv.reader(io.StringIO(played.get(f"/history/plays/{uid}/play.csv").get_data(as_text=True))))[0] \
         == list(CSV_HEADER)
