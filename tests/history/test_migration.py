@@ -15,11 +15,13 @@ def test_plays_point_at_their_table_with_set_null_so_a_purge_keeps_them(app):
 
 
 def test_upgrading_to_0004_and_back_keeps_every_table(tmp_path, database_url):
+    from alembic.script import ScriptDirectory
     from flask_migrate import downgrade, upgrade
 
+    before = ScriptDirectory(str(MIGRATIONS)).get_revision("0004").down_revision  # whatever 0004 is chained after
     app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "old", "SQLALCHEMY_DATABASE_URI": database_url})
     with app.app_context():
-        upgrade(directory=str(MIGRATIONS), revision="0002")
+        upgrade(directory=str(MIGRATIONS), revision=before)
         db.session.execute(text(
             "INSERT INTO tables (code, game, options, version, status, join_key, host_token_hash, created_at, "
             "updated_at, dice_counter) VALUES ('OLD22', 'tracker', '{}', 1, 'open', 'KEY', :hash, :now, :now, 0)"),
@@ -28,7 +30,7 @@ def test_upgrading_to_0004_and_back_keeps_every_table(tmp_path, database_url):
         upgrade(directory=str(MIGRATIONS), revision="0004")
         assert db.session.execute(text("SELECT count(*) FROM plays")).scalar_one() == 0
         db.session.rollback()
-        downgrade(directory=str(MIGRATIONS), revision="0002")
+        downgrade(directory=str(MIGRATIONS), revision=before)
         assert db.session.execute(text("SELECT code FROM tables")).scalar_one() == "OLD22"
         assert "plays" not in inspect(db.engine).get_table_names()
         db.session.remove()

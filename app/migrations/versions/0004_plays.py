@@ -1,7 +1,7 @@
 """plays: the history of finished tables, each seat's figures, who may see them, and merged player names
 
 Revision ID: 0004
-Revises: 0002
+Revises: 0005
 Create Date: 2026-12-02 02:10:00
 
 Plays point at their table with ON DELETE SET NULL: purging an expired table keeps its play.
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0004'
-down_revision = '0002'
+down_revision = '0005'
 branch_labels = None
 depends_on = None
 
