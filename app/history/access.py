@@ -1,10 +1,10 @@
-"""Who sees which plays: a phone sees the plays of tables it sat at; the host machine sees them all.
+"""Who sees which plays: a phone sees the plays of tables it sat at or hosted; the host machine sees them all.
 
-"The host machine" is concrete: a browser or script that holds the host token of any table this server knows (a
-table still stored, or one whose play is in the history), or a request made on the machine Night Shift runs on
-(from a loopback address, not relayed by a proxy). A phone shows what its browser remembers: the seat and host
-tokens in its signed cookie, matched against the token hashes each play keeps, so a purged table's players still
-see their plays. docs/HISTORY.md says the same for people.
+"The host machine" is the machine Night Shift runs on: a request from a loopback address, not relayed by a proxy.
+Creating a table needs no credentials, so a host token is no proof of being the host machine: it shows the plays of
+the tables it hosted, as a seat token shows the plays of the tables it sat at. A phone shows what its browser
+remembers: the seat and host tokens in its signed cookie, matched against the token hashes each play keeps, so a
+purged table's players still see their plays. docs/HISTORY.md says the same for people.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from sqlalchemy import false, select
 
 from ..errors import Forbidden, Unauthorized
 from ..extensions import db
-from ..models import Table
 from ..tables import auth, codes
 from .models import Play, PlayKey
 
@@ -70,27 +69,16 @@ def _cookie_tokens() -> list[tuple[str, str]]:
     return tokens
 
 
-def _hosts(hashes: set[str]) -> bool:
-    """Does any of these hashes open a table as its host, or did it host a play in the history?"""
-    if not hashes:
-        return False
-    ordered = sorted(hashes)
-    return (db.session.scalar(select(Table.id).where(Table.host_token_hash.in_(ordered)).limit(1)) is not None
-            or db.session.scalar(select(PlayKey.id).where(PlayKey.token_hash.in_(ordered), PlayKey.role == "host")
-                                 .limit(1)) is not None)
-
-
 def reader() -> Reader:
     """The reader of this request: a bearer token when one is sent, else the browser's cookie and address."""
     token = auth.bearer_token()
     if token is not None:
         digest = codes.token_hash(token)
-        return Reader(host=_hosts({digest}), hashes=frozenset({digest}), identified=True)
+        return Reader(host=on_this_machine(), hashes=frozenset({digest}), identified=True)
     tokens = _cookie_tokens()
     hashes = {codes.token_hash(token) for _, token in tokens}
-    hosted = {codes.token_hash(token) for role, token in tokens if role == "host"}
     local = on_this_machine()
-    return Reader(host=local or _hosts(hosted), hashes=frozenset(hashes), local=local, identified=bool(tokens))
+    return Reader(host=local, hashes=frozenset(hashes), local=local, identified=bool(tokens))
 
 
 def api_reader() -> Reader:
@@ -113,5 +101,5 @@ def _issued(digest: str) -> bool:
 
 def host_only(found: Reader) -> None:
     if not found.host:
-        raise Forbidden("Only the host machine can do that: the browser that hosts tables here, or one on the "
-                        "machine Night Shift runs on.")
+        raise Forbidden("Only the host machine can do that: open Night Shift on the machine it runs on "
+                        "(http://127.0.0.1:PORT/ there).")
