@@ -89,7 +89,7 @@ def test_a_tap_on_one_phone_shows_on_the_other_and_on_the_host_screen(live_serve
     expect(bo.get_by_role("button", name="Take 1 from Sanity")).to_be_disabled()
     bo.get_by_label("Set Sanity to").fill("99")
     bo.get_by_role("button", name="Set", exact=True).click()
-    expect(bo.locator("#flash")).to_contain_text("Sanity")
+    expect(bo.locator("form.set-form + .refusal")).to_contain_text("Sanity")  # beside the control that sent it
     expect(host.locator("tr", has_text="Bo").locator(".counter-value")).to_have_text("0")
 
     # The host takes the last move back; both phones follow.
