@@ -58,10 +58,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .database import init_database
     from .errors import register_error_handlers
     from .extensions import compress, csrf, htmx, migrate
+    from .inputs import BoundedJSONProvider
     from .live import init_live
     from .security import register_security_headers
     from .static_files import init_static
 
+    app.json = BoundedJSONProvider(app)  # every get_json refuses a body nested deeper than any request needs
     init_database(app)
     from .extensions import db
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..dice import DiceError
 from ..dice import parse as parse_dice
+from ..inputs import NotAWholeNumber, whole_number
 
 
 class OptionError(ValueError):
@@ -48,11 +49,10 @@ class Option:
 def _as_int(option: Option, raw: Any) -> int:
     if isinstance(raw, bool):
         raise OptionError(f"{option.label} must be a whole number.")
-    if isinstance(raw, int):
-        return raw
-    if isinstance(raw, str) and raw.strip().lstrip("-").isdigit() and len(raw.strip()) <= 6:
-        return int(raw.strip())
-    raise OptionError(f"{option.label} must be a whole number.")
+    try:
+        return whole_number(raw, minimum=None, maximum=None)
+    except NotAWholeNumber:
+        raise OptionError(f"{option.label} must be a whole number.") from None
 
 
 @dataclass(frozen=True)

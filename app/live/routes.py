@@ -14,6 +14,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ..errors import Forbidden, NightShiftError
 from ..extensions import db
+from ..inputs import whole_or_none
 from ..models import Table
 from ..tables import auth, service
 from . import broker, screens, wire
@@ -31,12 +32,7 @@ PRESENCE_SETTLE = 1.0
 
 def known_version() -> int:
     """The newest version this client has shown: `?v=` from the page, or Last-Event-ID on a reconnect."""
-    best = 0
-    for raw in (request.args.get("v", ""), request.headers.get("Last-Event-ID", "")):
-        raw = raw.strip()
-        if raw.isdigit() and len(raw) <= 9:
-            best = max(best, int(raw))
-    return best
+    return max(whole_or_none(raw) or 0 for raw in (request.args.get("v", ""), request.headers.get("Last-Event-ID", "")))
 
 
 def pushed(picture, kind, gzipped: bool) -> tuple[bytes, bytes]:

@@ -8,6 +8,7 @@ from flask import Blueprint, jsonify, request
 
 from ..errors import BadRequest
 from ..games import REGISTRY
+from ..inputs import whole_or_none
 from . import auth, service
 from .links import join_url
 
@@ -142,10 +143,11 @@ def table_log(code: str):
     table = service.find_table(code)
     auth.api_visitor(table)
     before = request.args.get("before", "")
-    limit = request.args.get("limit", "50")
-    if (before and not (before.isdigit() and len(before) <= 9)) or not (limit.isdigit() and 1 <= int(limit) <= 200):
+    before_seq = whole_or_none(before) if before else None
+    limit = whole_or_none(request.args.get("limit", "50"), minimum=1, maximum=200)
+    if (before and before_seq is None) or limit is None:
         raise BadRequest("Use ?before=SEQ (a log entry number) and ?limit= from 1 to 200.")
-    entries = service.log_page(table, before=int(before) if before else None, limit=int(limit))
+    entries = service.log_page(table, before=before_seq, limit=limit)
     return jsonify({"version": table.version, "log": [service.entry_json(entry) for entry in entries]})
 
 

@@ -11,6 +11,7 @@ from ..dice.verify import verify as verify_draws
 from ..errors import BadRequest, Forbidden
 from ..games import get_game
 from ..games.moves import Offers
+from ..inputs import natural, whole_or_none
 from ..models import Table
 from . import auth, qr, service
 from .links import join_url
@@ -33,8 +34,8 @@ def _seat_for(table: Table, visitor: service.Visitor):
     """Which seat this screen shows: the phone's own, the seat the host is playing for, or None (host screen)."""
     if not visitor.host:
         return visitor.player
-    wanted = request.values.get("seat", "")
-    return service.seat_by_number(table, int(wanted)) if wanted.isdigit() else None
+    wanted = whole_or_none(request.values.get("seat", ""), minimum=1)
+    return service.seat_by_number(table, wanted) if wanted is not None else None
 
 
 BOARD_LOG = 4  # lines of the log the TV shows: the latest rolls, readable from across the room
@@ -181,8 +182,7 @@ def full_log(code: str):
     """The whole story of the table, 100 entries a page, newest first."""
     table = service.find_table(code)
     visitor = _visitor(table)
-    before = request.args.get("before", "")
-    entries = service.log_page(table, before=int(before) if before.isdigit() and len(before) <= 9 else None, limit=100)
+    entries = service.log_page(table, before=request.args.get("before", type=natural), limit=100)
     older = entries[-1].seq if len(entries) == 100 and entries[-1].seq > 1 else None
     return render_template("tables/log.html", table=table, spec=get_game(table.game), visitor=visitor,
                            entries=entries, older=older)

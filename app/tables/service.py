@@ -24,6 +24,7 @@ from ..extensions import db
 from ..games import OptionError, UnknownGame, get_game
 from ..games.contract import IllegalAction, Viewer
 from ..history import record as plays
+from ..inputs import NotAWholeNumber, whole_number, whole_or_none
 from ..live import broker
 from ..models import Action, Seat, Table, as_utc, utcnow
 from . import codes
@@ -451,12 +452,11 @@ def parse_version(raw: object) -> int | None:
     if raw is None or raw == "":
         return None
     if isinstance(raw, str):
-        raw = raw.strip().strip('W/').strip('"')
-        if raw.isdigit() and len(raw) <= 9:
-            return int(raw)
-    elif isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0:
-        return raw
-    raise BadRequest("The version must be a whole number: the table version your screen shows.")
+        raw = raw.strip().removeprefix("W/").strip('"')
+    try:
+        return whole_number(raw)
+    except NotAWholeNumber:
+        raise BadRequest("The version must be a whole number: the table version your screen shows.") from None
 
 
 def _acting_seat(table: Table, visitor: Visitor | None, wanted: object) -> Seat | None:
@@ -630,9 +630,8 @@ def jump_back(table: Table, visitor: Visitor | None, seq: object, *, version: in
     """The host returns the table to just after log entry `seq`, undoing every later move in one step."""
     check_host(visitor)
     check_open(table)
-    if isinstance(seq, str) and seq.strip().isdigit():
-        seq = int(seq.strip())
-    if not isinstance(seq, int) or isinstance(seq, bool) or not 0 < seq < 10**9:
+    seq = whole_or_none(seq, minimum=1)
+    if seq is None:
         raise BadRequest("Say which log entry to go back to, by its number.")
 
     def change(fresh: Table):

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import Blueprint, jsonify, make_response, redirect, render_template, request, url_for
 
 from ...errors import BadRequest, Invalid, NotFound
+from ...inputs import NotAWholeNumber, whole_number, whole_or_none
 from ...tables import auth, service
 from ...tables.play import render_live
 from .. import REGISTRY
@@ -28,9 +28,10 @@ def _whole(raw: str, label: str) -> int:
     text = raw.strip()
     if text == "":
         return 0
-    if not re.fullmatch(r"-?\d{1,6}", text):
-        raise BadRequest(f"Type how many {label} as a whole number, like 3.")
-    return int(text)
+    try:
+        return whole_number(text, minimum=None, maximum=999_999)
+    except NotAWholeNumber:
+        raise BadRequest(f"Type how many {label} as a whole number, like 3.") from None
 
 
 def _table_code(raw: str) -> str:
@@ -43,9 +44,10 @@ def saved_bag() -> dict[str, int] | None:
     """The Camp Bag count this browser saved last time, to pre-fill the host's form; None if there is none."""
     raw = request.cookies.get(BAG_COOKIE, "")
     parts = raw.split(".")
-    if len(parts) != len(rules.TOKENS) or not all(part.isdigit() and len(part) <= 3 for part in parts):
+    counts = [whole_or_none(part, maximum=999) for part in parts]
+    if len(parts) != len(rules.TOKENS) or None in counts:
         return None
-    return dict(zip(rules.TOKENS, (int(part) for part in parts), strict=True))
+    return dict(zip(rules.TOKENS, counts, strict=True))
 
 
 # ---- the calculator: anyone, no table ------------------------------------------------------------------------------

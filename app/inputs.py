@@ -1,0 +1,85 @@
+"""Reading what clients send: whole numbers (ASCII digits only, bounded) and JSON bodies (bounded nesting).
+
+`str.isdigit()` says yes to "²" and other Unicode digits that `int()` then refuses, and `\\d` in a regular expression
+matches Arabic-Indic digits; every number a request carries is read here instead, so "²" is a 400, never a 500.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask.json.provider import DefaultJSONProvider
+
+from .errors import BadRequest
+
+WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)
+DIGITS_MAX = 9  # below 10**9: fits every integer column of both databases, with room to spare
+JSON_DEPTH_MAX = 32  # the deepest body of the API is a move with a list in it (depth 2); 32 leaves room for games
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+class NotAWholeNumber(ValueError):
+    """The value is not a whole number in range; the caller says which field, in its own words."""
+
+
+def whole_number(raw: object, *, minimum: int | None = 0, maximum: int | None = 10**DIGITS_MAX - 1) -> int:
+    """A whole number from a query, header, form or JSON field: an int, or ASCII digits with an optional sign.
+
+    Bools, floats, NaN, Unicode digits and anything outside [minimum, maximum] raise NotAWholeNumber. Usable as
+    Werkzeug's `type=` (it raises ValueError, which `request.args.get(..., type=...)` turns into the default).
+    """
+    if isinstance(raw, bool):
+        raise NotAWholeNumber("a boolean is not a number")
+    if isinstance(raw, int):
+        value = raw
+    elif isinstance(raw, str):
+        text = raw.strip()
+        if not WHOLE.fullmatch(text) or len(text.lstrip("+-")) > DIGITS_MAX:
+            raise NotAWholeNumber(f"not a whole number: {raw[:20]!r}")
+        value = int(text)
+    else:
+        raise NotAWholeNumber(f"not a whole number: {type(raw).__name__}")
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        raise NotAWholeNumber(f"{value} is out of range")
+    return value
+
+
+def whole_or_none(raw: object, *, minimum: int | None = 0, maximum: int | None = 10**DIGITS_MAX - 1) -> int | None:
+    """`whole_number`, or None where the value is missing or not a whole number in range (for optional hints)."""
+    try:
+        return whole_number(raw, minimum=minimum, maximum=maximum)
+    except NotAWholeNumber:
+        return None
+
+
+def natural(raw: str) -> int:
+    """Werkzeug `type=` for a query parameter that is a count or a position: 0 to 999,999,999, ASCII digits."""
+    return whole_number(raw)
+
+
+def json_depth(text: str | bytes) -> int:
+    """How deeply arrays and objects nest in a JSON text, counted without parsing it (strings skipped)."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    depth = deepest = 0
+    for bracket in _BRACKETS.finditer(_STRINGS.sub('""', text)):
+        depth += 1 if bracket.group() in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+class TooDeep(BadRequest):
+    title = "That request nests too deeply"
+
+
+class BoundedJSONProvider(DefaultJSONProvider):
+    """Flask's JSON, refusing bodies nested deeper than any request needs before the parser can recurse on them."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        if json_depth(s) > JSON_DEPTH_MAX:
+            # Not a ValueError, so `get_json(silent=True)` can't swallow it into "send a JSON object".
+            raise TooDeep(f"That JSON nests lists and objects more than {JSON_DEPTH_MAX} deep; no request to "
+                          "Night Shift needs that. Send a flatter body.")
+        return super().loads(s, **kwargs)
