@@ -87,7 +87,7 @@ def back_to_table() -> str | None:
 def render_error(status: int, title: str, message: str, extra: dict | None = None):
     if wants_json():
         return jsonify({"error": message, **(extra or {})}), status
-    if request.headers.get("HX-Request") and request.method == "POST":
+    if request.htmx and request.method == "POST":
         # A refused tap: the sentence goes to the page's message line; the table on screen stays as it was.
         body = render_template("_flash.html", message=message, status=status)
         return body, status, {"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"}

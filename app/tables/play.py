@@ -145,7 +145,7 @@ def form_action(rules=None) -> dict[str, Any]:
 
 def _after(table: Table, visitor: service.Visitor, seat):
     """htmx gets the fresh live region; a plain form goes back to its page."""
-    if request.headers.get("HX-Request"):
+    if request.htmx:
         return render_live(table, visitor, seat)
     if seat is not None:
         return redirect(url_for("tables.seat_page", code=table.code, number=seat.number), code=303)

@@ -108,7 +108,7 @@ def count_bag(code: str):
         label = "Jason tokens" if token == "jason" else name(token, 2)
         action[token] = _whole(request.form.get(token, ""), label)
     service.apply_action(table, visitor, action)
-    if request.headers.get("HX-Request"):
+    if request.htmx:
         response = make_response(render_live(table, visitor, None))
     else:
         response = redirect(url_for("tables.host_screen", code=table.code), code=303)
