@@ -136,9 +136,10 @@ def clean_name(raw: object) -> str:
 
 
 def check_open(table: Table) -> None:
+    """A finished table is read-only: its pages, log and dice check stay, and every write is a 410."""
     if table.status == "finished":
-        raise Gone(f"The game at table {table.code} has ended; it takes no more players. "
-                   "Ask the host to start a new table.")
+        raise Gone(f"The game at table {table.code} has ended; it takes no more players, moves or seat changes. "
+                   "Its log and dice check stay here; the host can start a new table.")
 
 
 def check_join_key(table: Table, key: object) -> None:
@@ -375,6 +376,7 @@ def host_seats_player(table: Table, visitor: Visitor | None, number: object, nam
     clean = clean_name(name)
 
     def change(fresh: Table):
+        check_open(fresh)
         _check_unique_name(fresh, clean)
         target = seat_by_number(fresh, number)
         if target.occupied:
@@ -386,15 +388,17 @@ def host_seats_player(table: Table, visitor: Visitor | None, number: object, nam
 
 
 def free_seat(table: Table, visitor: Visitor | None, number: object) -> Seat:
-    """The host frees a seat: its phone's token stops working at once."""
+    """The host frees a seat: its phone's token stops working at once, and the seat no longer shows as connected."""
     check_host(visitor)
+    check_open(table)
 
     def change(fresh: Table):
+        check_open(fresh)
         target = seat_by_number(fresh, number)
         if not target.occupied:
             raise Conflict(f"{target.name} is already free.")
         who = target.player_name
-        target.player_name, target.token_hash, target.joined_at = None, None, None
+        target.player_name, target.token_hash, target.joined_at, target.last_seen_at = None, None, None, None
         return target, Entry("seat.free", f"The host freed {target.name} ({who}).", "Host", target)
 
     return _write(table.id, change)
