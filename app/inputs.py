@@ -83,3 +83,22 @@ class BoundedJSONProvider(DefaultJSONProvider):
             raise TooDeep(f"That JSON nests lists and objects more than {JSON_DEPTH_MAX} deep; no request to "
                           "Night Shift needs that. Send a flatter body.")
         return super().loads(s, **kwargs)
+
+
+IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9._:-]{1,64}", re.ASCII)
+IDEMPOTENCY_FIELD = "idempotency_key"  # the form field a tap carries; scripts send the Idempotency-Key header
+
+
+def idempotency_key() -> str | None:
+    """The sender's key for this tap, from the Idempotency-Key header or the form's hidden field; None if unsent."""
+    from flask import request
+
+    raw = request.headers.get("Idempotency-Key")
+    if raw is None and request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        raw = request.form.get(IDEMPOTENCY_FIELD)
+    if raw is None or raw.strip() == "":
+        return None
+    if not IDEMPOTENCY_KEY.fullmatch(raw.strip()):
+        raise BadRequest("An Idempotency-Key is 1 to 64 letters, digits, dots, colons, dashes or underscores, "
+                         "made fresh for each tap (a UUID will do).")
+    return raw.strip()

@@ -81,7 +81,8 @@ class Action(db.Model):
     """One entry of a table's log: who did what, the dice, the result, and the state before it."""
 
     __tablename__ = "actions"
-    __table_args__ = (UniqueConstraint("table_id", "seq", name="uq_actions_table_seq"),)
+    __table_args__ = (UniqueConstraint("table_id", "seq", name="uq_actions_table_seq"),
+                      UniqueConstraint("table_id", "idempotency_key", name="uq_actions_table_idempotency_key"))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
@@ -98,8 +99,11 @@ class Action(db.Model):
     undoable: Mapped[bool] = mapped_column(Boolean, default=True)
     undone: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The sender's key for this tap (Idempotency-Key): a repeat of it gets this entry back instead of a second move.
+    idempotency_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
     # Loaded by log queries instead of the states themselves: is this entry a game move (undoable in principle)?
     is_move: Mapped[bool | None] = query_expression()
+    replayed = False  # not stored: True on the entry a repeated Idempotency-Key got back instead of a new move
 
     @property
     def move(self) -> bool:

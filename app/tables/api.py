@@ -8,7 +8,7 @@ from flask import Blueprint, jsonify, request
 
 from ..errors import BadRequest
 from ..games import REGISTRY
-from ..inputs import whole_or_none
+from ..inputs import idempotency_key, whole_or_none
 from . import auth, service
 from .links import join_url
 
@@ -103,11 +103,18 @@ def client_version(body: dict[str, Any]) -> int | None:
     return from_header if from_header is not None else from_body
 
 
-def moved(table, visitor: service.Visitor, entries) -> dict[str, Any]:
-    """After a move: the new version, this token's view of the table, and the log lines it wrote."""
+def moved(table, visitor: service.Visitor, entries):
+    """After a move: the new version, this token's view of the table, and the log lines it wrote.
+
+    A repeated Idempotency-Key gets the log line its first request wrote and the table as it is now, marked
+    `Idempotent-Replayed: true`; nothing was applied again.
+    """
     described = table_view(table, visitor)
-    return {"version": table.version, "view": described.get("view"), "outcome": described.get("outcome"),
-            "log": [service.entry_json(entry) for entry in entries]}
+    response = jsonify({"version": table.version, "view": described.get("view"), "outcome": described.get("outcome"),
+                        "log": [service.entry_json(entry) for entry in entries]})
+    if any(entry.replayed for entry in entries):
+        response.headers["Idempotent-Replayed"] = "true"
+    return response
 
 
 @bp.post("/tables/<code>/actions")
@@ -117,8 +124,8 @@ def act(code: str):
     visitor = auth.api_visitor(table)
     body = json_body()
     version = client_version(body)
-    entry = service.apply_action(table, visitor, body, version=version)
-    return jsonify(moved(table, visitor, [entry]))
+    entry = service.apply_action(table, visitor, body, version=version, key=idempotency_key())
+    return moved(table, visitor, [entry])
 
 
 @bp.post("/tables/<code>/<any(undo, redo, jump):step>")
@@ -130,11 +137,12 @@ def history(code: str, step: str):
     if not isinstance(body, dict):
         raise BadRequest("Send nothing, or a JSON object such as {\"version\": 7} or {\"seq\": 12}.")
     version = client_version(body)
+    key = idempotency_key()
     if step == "jump":
-        entry = service.jump_back(table, visitor, body.get("seq"), version=version)
+        entry = service.jump_back(table, visitor, body.get("seq"), version=version, key=key)
     else:
-        entry = (service.undo if step == "undo" else service.redo)(table, visitor, version=version)
-    return jsonify(moved(table, visitor, [entry]))
+        entry = (service.undo if step == "undo" else service.redo)(table, visitor, version=version, key=key)
+    return moved(table, visitor, [entry])
 
 
 @bp.get("/tables/<code>/log")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import secrets
 from typing import Any
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
@@ -11,7 +12,7 @@ from ..dice.verify import verify as verify_draws
 from ..errors import BadRequest, Forbidden
 from ..games import get_game
 from ..games.moves import Offers
-from ..inputs import natural, whole_or_none
+from ..inputs import IDEMPOTENCY_FIELD, idempotency_key, natural, whole_or_none
 from ..models import Table
 from . import auth, qr, service
 from .links import join_url
@@ -36,6 +37,12 @@ def _seat_for(table: Table, visitor: service.Visitor):
         return visitor.player
     wanted = whole_or_none(request.values.get("seat", ""), minimum=1)
     return service.seat_by_number(table, wanted) if wanted is not None else None
+
+
+@bp.app_template_global("tap_key")
+def tap_key() -> str:
+    """A fresh key for one form's tap: a browser resending that very post (no JavaScript) is counted once."""
+    return secrets.token_urlsafe(18)
 
 
 BOARD_LOG = 4  # lines of the log the TV shows: the latest rolls, readable from across the room
@@ -157,10 +164,12 @@ def act(code: str):
     table = service.find_table(code)
     visitor = _visitor(table)
     action = form_action(get_game(table.game).rules)
+    action.pop(IDEMPOTENCY_FIELD, None)  # the tap's key, not a field of the move
     seat = _seat_for(table, visitor)
     if visitor.host and seat is not None:
         action["seat"] = seat.number
-    service.apply_action(table, visitor, action, version=service.parse_version(request.form.get("version")))
+    service.apply_action(table, visitor, action, version=service.parse_version(request.form.get("version")),
+                         key=idempotency_key())
     return _after(table, visitor, seat)
 
 
@@ -170,10 +179,11 @@ def history(code: str, step: str):
     table = service.find_table(code)
     visitor = _visitor(table)
     version = service.parse_version(request.form.get("version"))
+    key = idempotency_key()
     if step == "jump":
-        service.jump_back(table, visitor, request.form.get("seq"), version=version)
+        service.jump_back(table, visitor, request.form.get("seq"), version=version, key=key)
     else:
-        (service.undo if step == "undo" else service.redo)(table, visitor, version=version)
+        (service.undo if step == "undo" else service.redo)(table, visitor, version=version, key=key)
     return _after(table, visitor, _seat_for(table, visitor))
 
 

@@ -182,7 +182,33 @@ class Entry:
     state_after: dict | None = None
     dice: list | None = None
     undoable: bool = False
-    written: Action | None = None  # the log row, once the write path has added it
+    written: Action | None = None  # the log row, once the write path has added it (or found, for a repeat)
+
+
+@dataclass(frozen=True)
+class Tap:
+    """A sender's key for one tap (Idempotency-Key) and what it asked for: a repeat must ask for the same."""
+
+    key: str
+    type: str
+    payload: Mapping[str, Any] = field(default_factory=dict)
+
+    def matches(self, prior: Action) -> bool:
+        stored = prior.payload if isinstance(prior.payload, dict) else {}
+        return prior.type == self.type and all(stored.get(name) == value for name, value in self.payload.items())
+
+
+def _repeat_of(table_id: int, tap: Tap) -> Entry | None:
+    """The log entry a key already wrote at this table, detached with everything loaded; None for a new key."""
+    prior = db.session.scalar(select(Action).where(Action.table_id == table_id, Action.idempotency_key == tap.key))
+    if prior is None:
+        return None
+    if not tap.matches(prior):
+        raise Invalid("That Idempotency-Key was already used for a different move at this table; "
+                      "send a new key for a new move.")
+    db.session.expunge(prior)
+    prior.replayed = True
+    return Entry(prior.type, prior.text, prior.actor, written=prior)
 
 
 def stale(table: Table) -> Conflict:
@@ -191,12 +217,13 @@ def stale(table: Table) -> Conflict:
 
 
 def _write(table_id: int, change: Callable[[Table], tuple[T, Entry]], *, expected_version: int | None = None,
-           attempts: int = 12) -> T:
+           tap: Tap | None = None, attempts: int = 12) -> T:
     """The one write path: lock the table, check and change, log, bump the version, commit, then tell every screen.
 
     Writers to one table queue on a lock in this process and on `SELECT ... FOR UPDATE` in PostgreSQL; the
     version check catches anyone else (another SQLite process) and retries on fresh state. Any typed error
-    `change` raises leaves the database exactly as it was.
+    `change` raises leaves the database exactly as it was. A `tap` whose key is already in the log changes
+    nothing and returns that entry (its `written.replayed` is True): a resent tap counts once, even across restarts.
     """
     busy = False
     hub = broker()
@@ -207,6 +234,10 @@ def _write(table_id: int, change: Callable[[Table], tuple[T, Entry]], *, expecte
                 time.sleep(random.uniform(0, 0.01 * attempt))  # another process won: let it finish
             try:
                 table = db.session.get(Table, table_id, populate_existing=True, with_for_update=True)
+                repeat = _repeat_of(table.id, tap) if tap is not None else None
+                if repeat is not None:
+                    db.session.rollback()
+                    return repeat  # type: ignore[return-value] - keyed writes return their Entry
                 version = table.version
                 if expected_version is not None and expected_version != version:
                     raise stale(table)
@@ -220,7 +251,8 @@ def _write(table_id: int, change: Callable[[Table], tuple[T, Entry]], *, expecte
                     table_id=table.id, seq=version + 1, seat_id=entry.seat.id if entry.seat else None,
                     actor=entry.actor[:80], type=entry.type[:48], text=entry.text[:LOG_TEXT_MAX],
                     payload=entry.payload, result=entry.result, state_before=entry.state_before,
-                    state_after=entry.state_after, dice=entry.dice, undoable=entry.undoable)
+                    state_after=entry.state_after, dice=entry.dice, undoable=entry.undoable,
+                    idempotency_key=tap.key if tap is not None else None)
                 db.session.add(entry.written)
                 hub.before_commit(db.session, table.code, version + 1)
                 db.session.commit()
@@ -492,11 +524,14 @@ def _clean_action(action: object) -> dict[str, Any]:
     return dict(action)
 
 
-def apply_action(table: Table, visitor: Visitor | None, action: object, *, version: int | None = None) -> Action:
-    """A move by a seat (or the host): authorise, let the pure rules decide, log it with its dice, commit, publish."""
+def apply_action(table: Table, visitor: Visitor | None, action: object, *, version: int | None = None,
+                 key: str | None = None) -> Action:
+    """A move by a seat (or the host): authorise, let the pure rules decide, log it with its dice, commit, publish.
+
+    With a `key`, a repeat of the same move returns the entry the first one wrote and applies nothing.
+    """
     action = _clean_action(action)
     seat = _acting_seat(table, visitor, action.pop("seat", None))
-    check_open(table)
     rules = get_game(table.game).rules
     seat_id = seat.id if seat is not None else None
     action["seat"] = seat.number if seat is not None else None
@@ -528,7 +563,8 @@ def apply_action(table: Table, visitor: Visitor | None, action: object, *, versi
                       undoable=all(event.undoable for event in events))
         return entry, entry
 
-    return _write(table.id, change, expected_version=version).written
+    tap = Tap(key, action["type"], action) if key else None
+    return _write(table.id, change, expected_version=version, tap=tap).written
 
 
 def _entries():
@@ -583,14 +619,14 @@ def own_slip(table: Table, visitor: Visitor | None) -> Action | None:
     return target
 
 
-def undo(table: Table, visitor: Visitor | None, *, version: int | None = None) -> Action:
+def undo(table: Table, visitor: Visitor | None, *, version: int | None = None,
+         key: str | None = None) -> Action:
     """Take back the newest move: the host any move; a player their own slip, while nothing later is in effect.
 
     The table returns to the exact state before it, and the log says who undid what.
     """
     if visitor is None or (not visitor.host and visitor.player is None):
         check_host(visitor)
-    check_open(table)
     player = None if visitor.host else visitor.player
     who = "Host" if player is None else actor_label(player)
 
@@ -609,13 +645,12 @@ def undo(table: Table, visitor: Visitor | None, *, version: int | None = None) -
                       payload={"seq": target.seq})
         return entry, entry
 
-    return _write(table.id, change, expected_version=version).written
+    return _write(table.id, change, expected_version=version, tap=Tap(key, "undo") if key else None).written
 
 
-def redo(table: Table, visitor: Visitor | None, *, version: int | None = None) -> Action:
+def redo(table: Table, visitor: Visitor | None, *, version: int | None = None, key: str | None = None) -> Action:
     """The host brings back the move undone last, exactly as it was (same dice), not a new roll."""
     check_host(visitor)
-    check_open(table)
 
     def change(fresh: Table):
         check_open(fresh)
@@ -627,13 +662,13 @@ def redo(table: Table, visitor: Visitor | None, *, version: int | None = None) -
         entry = Entry("redo", f"Host redid #{target.seq}: {target.text}", "Host", payload={"seq": target.seq})
         return entry, entry
 
-    return _write(table.id, change, expected_version=version).written
+    return _write(table.id, change, expected_version=version, tap=Tap(key, "redo") if key else None).written
 
 
-def jump_back(table: Table, visitor: Visitor | None, seq: object, *, version: int | None = None) -> Action:
+def jump_back(table: Table, visitor: Visitor | None, seq: object, *, version: int | None = None,
+              key: str | None = None) -> Action:
     """The host returns the table to just after log entry `seq`, undoing every later move in one step."""
     check_host(visitor)
-    check_open(table)
     seq = whole_or_none(seq, minimum=1)
     if seq is None:
         raise BadRequest("Say which log entry to go back to, by its number.")
@@ -657,7 +692,8 @@ def jump_back(table: Table, visitor: Visitor | None, seq: object, *, version: in
                       payload={"seq": seq, "undone": [move.seq for move in later]})
         return entry, entry
 
-    return _write(table.id, change, expected_version=version).written
+    tap = Tap(key, "jump", {"seq": seq}) if key else None
+    return _write(table.id, change, expected_version=version, tap=tap).written
 
 
 def show_join_qr(table: Table, visitor: Visitor | None, show: bool) -> Action:

@@ -79,9 +79,10 @@
         if (name === "value" && typedInto.has(element)) { return false; }
         return true;
       };
-      // A refusal beside a control is the page's own note, not the server's: a refresh must not wipe it at once.
+      // A refusal beside a control, or a tap's "Not sent yet" mark, is the page's own note, not the server's:
+      // a refresh must not wipe it.
       window.Idiomorph.defaults.callbacks.beforeNodeRemoved = function (node) {
-        return !(node.classList && node.classList.contains("refusal"));
+        return !(node.classList && (node.classList.contains("refusal") || node.classList.contains("tap-status")));
       };
     }
   });
@@ -216,5 +217,164 @@
       clearRefusals();
       shownAt = 0;
     }
+  });
+
+  // ---- Every tap counts exactly once -----------------------------------------------------------------------------
+  // Each tap leaves with a fresh key (idempotency_key); the server answers a repeat of a key with what the first one
+  // did. A tap that can't get through (a Wi-Fi blip, a server restart) waits in the outbox and is sent again with the
+  // same key, backing off, and says so next to the control: "Not sent yet, retrying…" then "Sent". Taps made while
+  // one waits queue behind it, so they still arrive in the order they were made. A tap that can't get through for a
+  // minute says so and keeps a "Send again" button: it is never dropped without a word.
+  var KEY_FIELD = "idempotency_key";
+  var RETRY_FOR_MS = 60000;  // a restart takes seconds; past a minute the person decides
+  var BACKOFF_MS = [250, 500, 1000, 2000, 3000];
+  var RETRY_STATUSES = [0, 502, 503, 504];  // no answer, or a proxy/database saying "not now": nothing was applied
+  var outbox = [];  // taps not through yet, oldest first
+  var sending = false;
+  var retryTimer = null;
+  var lastStatus = null;
+
+  function newKey() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);  // works on a LAN address over plain http, unlike crypto.randomUUID
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  function isTap(config) {
+    var form = config && config.elt;
+    return !!form && form.tagName === "FORM" && config.verb === "post" && !!form.closest("#live");
+  }
+
+  function courier() {
+    // The element retries are sent from: outside #live (never morphed away), inside .live-wrap (its extensions).
+    var wrap = document.querySelector(".live-wrap");
+    var box = wrap && wrap.querySelector(".outbox");
+    if (wrap && !box) {
+      box = document.createElement("div");
+      box.className = "outbox";
+      box.hidden = true;
+      wrap.appendChild(box);
+    }
+    return box;
+  }
+
+  function say(tap, text, offerRetry) {
+    // Next to the tapped control while it is on the page; on the message line once a refresh has replaced it.
+    var spot = tap.form.isConnected ? tap.form : null;
+    if (!tap.status || !tap.status.isConnected) {
+      tap.status = document.createElement("span");
+      tap.status.className = "tap-status";
+      tap.status.setAttribute("role", "status");
+      if (spot) { spot.insertAdjacentElement("afterend", tap.status); } else {
+        var flash = document.getElementById("flash");
+        if (flash) { flash.appendChild(tap.status); }
+      }
+    }
+    tap.status.textContent = text;
+    tap.status.classList.toggle("tap-stuck", !!offerRetry);
+    if (offerRetry) {
+      var again = document.createElement("button");
+      again.type = "button";
+      again.className = "small";
+      again.textContent = "Send again";
+      again.addEventListener("click", function () { retry(tap); });
+      tap.status.appendChild(document.createTextNode(" "));
+      tap.status.appendChild(again);
+    }
+  }
+
+  function retry(tap) {
+    tap.started = Date.now();
+    tap.tries = 0;
+    tap.stuck = false;
+    say(tap, "Not sent yet, retrying…");
+    send();
+  }
+
+  function done(tap, text) {
+    if (!tap.status) { return; }
+    if (!text) { tap.status.remove(); return; }
+    tap.status.textContent = text;
+    tap.status.classList.remove("tap-stuck");
+    var status = tap.status;
+    setTimeout(function () { status.remove(); }, 3000);
+  }
+
+  function hold(config, failed) {
+    var values = {};
+    config.formData.forEach(function (value, name) {
+      if (Object.prototype.hasOwnProperty.call(values, name)) {
+        values[name] = [].concat(values[name], value);
+      } else {
+        values[name] = value;
+      }
+    });
+    var tap = {form: config.elt, path: config.path, values: values, failed: failed, tries: 0, started: Date.now()};
+    outbox.push(tap);
+    say(tap, failed ? "Not sent yet, retrying…" : "Waiting to send…");
+  }
+
+  function later() {
+    var tap = outbox[0];
+    if (sending || retryTimer || tap.stuck) { return; }  // already scheduled
+    if (Date.now() - tap.started > RETRY_FOR_MS) {
+      tap.stuck = true;
+      say(tap, "Not sent: Night Shift can't be reached. Check the Wi-Fi, then", true);
+      return;
+    }
+    say(tap, "Not sent yet, retrying…");
+    retryTimer = setTimeout(function () { retryTimer = null; send(); }, BACKOFF_MS[Math.min(tap.tries, BACKOFF_MS.length - 1)]);
+    tap.tries += 1;
+  }
+
+  function send() {
+    if (sending || !outbox.length || !window.htmx) { return; }
+    if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; }
+    var tap = outbox[0];
+    sending = true;
+    lastStatus = null;
+    var settle = function () {
+      sending = false;
+      if (lastStatus !== null && RETRY_STATUSES.indexOf(lastStatus) < 0) {
+        outbox.shift();
+        done(tap, lastStatus < 400 && (tap.failed || tap.tries) ? "Sent" : "");  // a refusal shows on the message line
+        send();
+      } else {
+        tap.failed = true;
+        later();
+      }
+    };
+    window.htmx.ajax("POST", tap.path, {source: courier(), target: "#live", swap: "morph", values: tap.values})
+      .then(settle, settle);
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (isTap(event.detail) && event.detail.triggeringEvent) {
+      event.detail.parameters[KEY_FIELD] = newKey();  // a person's tap; a retry keeps the key it first left with
+    }
+  });
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var config = event.detail.requestConfig;
+    if (outbox.length && isTap(config) && config.triggeringEvent) {
+      event.preventDefault();  // an earlier tap is still waiting: this one goes after it, in order
+      hold(config, false);
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var config = event.detail.requestConfig;
+    if (config && config.elt && config.elt.classList.contains("outbox")) {
+      lastStatus = event.detail.xhr ? event.detail.xhr.status : 0;
+    } else if (isTap(config) && config.triggeringEvent && event.detail.xhr &&
+               RETRY_STATUSES.indexOf(event.detail.xhr.status) >= 0) {
+      hold(config, true);  // the network failed or the server was restarting: nothing was applied twice, try again
+      later();
+    }
+  });
+
+  // The stream is back: the server is up again, so a waiting tap goes now instead of at its next backoff.
+  document.addEventListener("htmx:sseOpen", function () {
+    if (outbox.length && !sending) { retry(outbox[0]); }
   });
 })();

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, jsonify, make_response, redirect, render_template, request, url_for
 
 from ...errors import BadRequest, Invalid, NotFound
-from ...inputs import NotAWholeNumber, whole_number, whole_or_none
+from ...inputs import NotAWholeNumber, idempotency_key, whole_number, whole_or_none
 from ...tables import auth, service
 from ...tables.play import render_live
 from .. import REGISTRY
@@ -107,7 +107,7 @@ def count_bag(code: str):
     for token in rules.TOKENS:
         label = "Jason tokens" if token == "jason" else name(token, 2)
         action[token] = _whole(request.form.get(token, ""), label)
-    service.apply_action(table, visitor, action)
+    service.apply_action(table, visitor, action, key=idempotency_key())
     if request.htmx:
         response = make_response(render_live(table, visitor, None))
     else:
