@@ -1,0 +1,59 @@
+"""A tap during a Wi-Fi blip: the phone says it is retrying, then 'Sent', and the move counts exactly once."""
+
+import html
+import re
+
+import pytest
+
+from tests.browser.conftest import HOST, PHONE, join, new_table, shoot
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_tap_whose_answer_is_lost_and_a_tap_sent_offline_each_count_once(live_server, screens):
+    from playwright.sync_api import expect
+
+    host = screens(HOST)
+    join_url = new_table(host, live_server, "tracker", {"Players": "1", "Counters": "Doom, shared, 0, 50, 0"})
+    code = host.url.rsplit("/", 1)[-1]
+    phone = screens(PHONE)
+    join(phone, join_url, "Ann")
+    expect(phone.locator(".live-status .live-on")).to_be_visible()
+    doom = phone.locator(".counter-card", has_text="Doom").locator(".counter-value")
+    plus = phone.get_by_role("button", name="Add 1 to Doom")
+
+    # 1. The server applies the tap but its answer never reaches the phone (the Wi-Fi dropped on the way back).
+    lost = []
+
+    def lose_first_answer(route):
+        if route.request.method == "POST" and not lost:
+            lost.append(route.fetch().status)  # the server has it...
+            route.abort("connectionreset")  # ...the phone doesn't hear back
+        else:
+            route.continue_()
+
+    phone.route("**/act*", lose_first_answer)
+    plus.click()
+    expect(phone.locator(".tap-status")).to_have_text("Sent", timeout=10_000)
+    assert lost == [200]
+    expect(doom).to_have_text("1")
+    expect(phone.locator(".tap-status")).to_have_count(0)  # "Sent" goes away on its own
+    phone.unroute("**/act*")
+
+    # 2. The phone is offline when the player taps: nothing leaves until the network is back.
+    phone.context.set_offline(True)
+    plus.click()
+    status = phone.locator(".tap-status")
+    expect(status).to_have_text("Not sent yet, retrying…")
+    box, button = status.bounding_box(), plus.bounding_box()
+    assert abs(box["y"] - button["y"]) < 120  # beside the finger, not somewhere else on the page
+    shoot(phone, "retry-not-sent-yet")
+    phone.wait_for_timeout(1500)  # a few backoffs pass while offline
+    expect(doom).to_have_text("1")
+    phone.context.set_offline(False)
+    expect(status).to_have_text("Sent", timeout=15_000)
+    expect(doom).to_have_text("2")
+    expect(host.locator(".counter-card", has_text="Doom").locator(".counter-value")).to_have_text("2")
+
+    log = html.unescape(host.context.request.get(f"{live_server}/t/{code}/log").text())  # the host's cookie
+    assert re.findall(r"Doom \d+ → \d+", log) == ["Doom 1 → 2", "Doom 0 → 1"]  # each tap once, none twice
