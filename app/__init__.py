@@ -102,6 +102,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     # A log time goes out in UTC ("21:04 UTC"); the page's script shows it in the viewer's own time zone.
     app.jinja_env.filters["utc_iso"] = lambda moment: as_utc(moment).isoformat()
     app.jinja_env.filters["utc_clock"] = lambda moment: as_utc(moment).strftime("%H:%M UTC")
+    from .limits import init_limits
+
+    init_limits(app)
+    if app.config["PROXIES"]:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXIES"], x_proto=app.config["PROXIES"])
 
     @app.get("/healthz")
     def healthz():

@@ -17,6 +17,9 @@ ENVIRONMENT = {
     "TABLE_TTL_DAYS": ("TABLE_TTL_DAYS", int),
     "LIVE_BEAT_SECONDS": ("LIVE_BEAT_SECONDS", float),
     "DB_POOL_SIZE": ("DB_POOL_SIZE", int),
+    "REDIS_URL": ("REDIS_URL", str),
+    "UNLIMITED_ADDRESSES": ("UNLIMITED_ADDRESSES", lambda raw: tuple(raw.replace(",", " ").split())),
+    "PROXIES": ("PROXIES", int),
 }
 
 
@@ -44,6 +47,13 @@ def defaults(instance_path: Path) -> dict:
         # A live stream sends a heartbeat this often; a page that hears nothing for two says "Reconnecting" and
         # reconnects (a dropped Wi-Fi often leaves the connection open but silent).
         "LIVE_BEAT_SECONDS": 15.0,
+        # Per client address; far above a game night (8 phones joining, a rematch), far below a script.
+        "RATE_LIMIT_CREATE": "10 per minute;60 per hour",
+        "RATE_LIMIT_JOIN": "30 per minute",
+        "RATE_LIMIT_GUESSES": "20 per minute;100 per hour",  # wrong join keys and unknown table codes
+        "UNLIMITED_ADDRESSES": ("127.0.0.1", "::1"),  # the host machine's own screens
+        "REDIS_URL": "",  # shared rate-limit counts for several workers
+        "PROXIES": 0,  # reverse proxies in front that set X-Forwarded-For (their count), so limits see phones
     }
 
 

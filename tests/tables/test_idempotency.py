@@ -76,7 +76,7 @@ def test_a_malformed_key_is_a_400(client, app, table, key):
 
 def test_undo_redo_and_jump_count_once_per_key(client, table):
     host = bearer(table["host_token"])
-    for n in range(3):
+    for _ in range(3):
         act_via_api(client, table, table["seat"], {"type": "adjust", "counter": "doom", "by": 1})
     code = table["code"]
     for step, body in (("undo", {}), ("redo", {}), ("jump", {"seq": 2})):
