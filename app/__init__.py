@@ -80,6 +80,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_error_handlers(app)
     register_security_headers(app)
     init_live(app)
+    from .live.caps import init_caps
+
+    init_caps(app)
     from .tables.service import init_write_path
 
     init_write_path(app)

@@ -52,6 +52,10 @@ def defaults(instance_path: Path) -> dict:
         "RATE_LIMIT_JOIN": "30 per minute",
         "RATE_LIMIT_GUESSES": "20 per minute;100 per hour",  # wrong join keys and unknown table codes
         "UNLIMITED_ADDRESSES": ("127.0.0.1", "::1"),  # the host machine's own screens
+        # Open live streams: a phone with a second tab, a table of 8 with a TV, a console and spectators, one NAT.
+        "STREAMS_PER_TOKEN": 3,  # one more closes the token's oldest
+        "STREAMS_PER_TABLE": 48,
+        "STREAMS_PER_ADDRESS": 32,
         "REDIS_URL": "",  # shared rate-limit counts for several workers
         "PROXIES": 0,  # reverse proxies in front that set X-Forwarded-For (their count), so limits see phones
     }

@@ -8,16 +8,17 @@ import os
 import socket
 import time
 
-from flask import Blueprint, Response, current_app, request, url_for
+from flask import Blueprint, Response, current_app, make_response, request, url_for
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..errors import Forbidden, NightShiftError
+from ..errors import Forbidden, NightShiftError, render_error
 from ..extensions import db
 from ..inputs import whole_or_none
 from ..models import Table
 from ..tables import auth, service
 from . import broker, screens, wire
+from .caps import TooManyStreams, host_token, seat_token, stream_caps
 
 bp = Blueprint("live", __name__)
 log = logging.getLogger(__name__)
@@ -71,7 +72,17 @@ def events(code: str):
     environ = screens.drawing_environ(request.environ)
     where_now = url_for("tables.my_seat", code=table.code)  # a freed seat's phone goes here: it says what happened
 
+    caps = stream_caps()
+    holder = None if visitor.host else visitor.seat
+    try:
+        slot = caps.open(host_token(table_id) if holder is None else seat_token(holder.id), code, request.remote_addr)
+    except TooManyStreams as error:
+        refused = make_response(render_error(429, "Too many live screens", error.message))
+        refused.headers["Retry-After"] = "60"
+        return refused
+
     subscription = hub.subscribe(code, 0, kind)
+    slot.attach(subscription.hang_up)
     # Read the version after subscribing, so a change committed in between is not lost.
     hub.deliver(code, db.session.scalar(select(Table.version).where(Table.id == table_id)))
     if seat_id is not None:
@@ -86,6 +97,7 @@ def events(code: str):
         if closed:
             return
         closed.append(True)
+        caps.close(slot)
         if watcher is not None:
             watcher.kill(block=False)
         subscription.close()

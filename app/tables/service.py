@@ -26,6 +26,7 @@ from ..games.contract import IllegalAction, Viewer
 from ..history import record as plays
 from ..inputs import NotAWholeNumber, whole_number, whole_or_none
 from ..live import broker
+from ..live.caps import seat_token, stream_caps
 from ..models import Action, Seat, Table, as_utc, utcnow
 from . import codes
 
@@ -433,7 +434,9 @@ def free_seat(table: Table, visitor: Visitor | None, number: object) -> Seat:
         target.player_name, target.token_hash, target.joined_at, target.last_seen_at = None, None, None, None
         return target, Entry("seat.free", f"The host freed {target.name} ({who}).", "Host", target)
 
-    return _write(table.id, change)
+    freed = _write(table.id, change)
+    stream_caps().close_token(seat_token(freed.id))  # its phone stops hearing the table now, not at a reconnect
+    return freed
 
 
 def end_table(table: Table, visitor: Visitor | None) -> Table:

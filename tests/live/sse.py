@@ -10,9 +10,12 @@ from urllib.parse import urlsplit
 class EventStream:
     """An open `text/event-stream`; `next_event` returns (event, id, data) or raises TimeoutError."""
 
-    def __init__(self, url: str, token: str | None = None, last_event_id: str | None = None, timeout: float = 10):
+    def __init__(self, url: str, token: str | None = None, last_event_id: str | None = None, timeout: float = 10,
+                 source: str | None = None):
+        """`source` is the local address to connect from (127.0.0.2 plays a phone on the Wi-Fi, not the host)."""
         parts = urlsplit(url)
-        self.connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+        self.connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout,
+                                                     source_address=(source, 0) if source else None)
         headers = {"Accept": "text/event-stream"}
         if token:
             headers["Authorization"] = f"Bearer {token}"
