@@ -21,6 +21,7 @@ def _prepare(port: int, workers: int) -> None:
     from .database import upgrade_database
     from .extensions import db
     from .tables import lan
+    from .tables.purge import purge_expired
 
     app = create_app()
     if workers > 1 and app.extensions["nightshift.broker"].kind == "in-process":
@@ -28,6 +29,7 @@ def _prepare(port: int, workers: int) -> None:
                          "run one worker, or use a SQLite file or PostgreSQL (NIGHTSHIFT_DATABASE_URL).")
     upgrade_database(app)
     with app.app_context():
+        print(purge_expired(), flush=True)  # on every start; `nightshift purge` does it on its own
         url = db.engine.url.render_as_string(hide_password=True)
         db.engine.dispose()  # workers open their own connections after the fork
     base = lan.base_url(app.config.get("PUBLIC_URL", ""), port, f"127.0.0.1:{port}")
@@ -76,6 +78,7 @@ def main(argv: list[str] | None = None) -> None:
                      help="gunicorn workers (default 1); live updates reach every worker, through local sockets "
                           "with SQLite and LISTEN/NOTIFY with PostgreSQL")
     commands.add_parser("migrate", help="create or upgrade the database, then exit")
+    commands.add_parser("purge", help="delete tables expired for longer than the grace period (also done on start)")
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
         argv.insert(0, "serve")  # `nightshift --port 9000` serves, as the README's first command expects
@@ -86,5 +89,15 @@ def main(argv: list[str] | None = None) -> None:
 
         upgrade_database(create_app())
         print("Database is up to date.")
+        return
+    if args.command == "purge":
+        from . import create_app
+        from .database import upgrade_database
+        from .tables.purge import purge_expired
+
+        app = create_app()
+        upgrade_database(app)
+        with app.app_context():
+            print(purge_expired())
         return
     serve(args.host, args.port, args.workers)

@@ -17,6 +17,7 @@ ENVIRONMENT = {
     "TABLE_TTL_DAYS": ("TABLE_TTL_DAYS", int),
     "LIVE_BEAT_SECONDS": ("LIVE_BEAT_SECONDS", float),
     "DB_POOL_SIZE": ("DB_POOL_SIZE", int),
+    "PURGE_GRACE_DAYS": ("PURGE_GRACE_DAYS", int),
     "REDIS_URL": ("REDIS_URL", str),
     "UNLIMITED_ADDRESSES": ("UNLIMITED_ADDRESSES", lambda raw: tuple(raw.replace(",", " ").split())),
     "PROXIES": ("PROXIES", int),
@@ -37,6 +38,7 @@ def defaults(instance_path: Path) -> dict:
         "PUBLIC_URL": "",
         "PORT": None,  # the port phones use; the CLI sets it, else the port this request came in on
         "TABLE_TTL_DAYS": 30,  # a table nobody touched for this long is expired
+        "PURGE_GRACE_DAYS": 7,  # then its host can still download the log for this long, before the purge
         "MAX_CONTENT_LENGTH": 64 * 1024,  # no form or API call of ours needs more
         "SESSION_COOKIE_NAME": "nightshift",
         "SESSION_COOKIE_HTTPONLY": True,

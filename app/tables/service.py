@@ -77,8 +77,9 @@ class Visitor:
 # ---- reading -------------------------------------------------------------------------------------------------
 
 
-def find_table(code: object) -> Table:
-    """The table for a code as typed, or a 404/410 with a sentence; an expired table is never served."""
+def find_table(code: object, *, expired_ok: bool = False) -> Table:
+    """The table for a code as typed, or a 404/410 with a sentence; an expired table is served only where asked
+    (its host's log download, until the purge)."""
     normalised = codes.normalise(code, codes.CODE_LENGTH)
     if normalised is None:
         raise NotFound(f"There is no table with the code {str(code)[:12]!r}. "
@@ -86,10 +87,19 @@ def find_table(code: object) -> Table:
     table = db.session.scalar(select(Table).where(Table.code == normalised))
     if table is None:
         raise NotFound(f"There is no table with the code {normalised}. Check it on the host screen.")
-    if is_expired(table):
-        raise Gone(f"Table {normalised} expired: nobody used it for "
-                   f"{current_app.config['TABLE_TTL_DAYS']} days. The host can start a new one.")
+    if is_expired(table) and not expired_ok:
+        raise expired(table)
     return table
+
+
+def expired(table: Table) -> Gone:
+    """The 410 of an expired table: until the purge, its host can still download the log."""
+    from .purge import download_until
+
+    until = download_until(as_utc(table.updated_at))
+    return Gone(f"Table {table.code} expired: nobody used it for {current_app.config['TABLE_TTL_DAYS']} days. "
+                f"Until {until:%d %B %Y} its host can still download its log (/api/tables/{table.code}/log); "
+                "then it is deleted. The host can start a new table.")
 
 
 def is_expired(table: Table) -> bool:
