@@ -7,7 +7,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from .config import PROJECT_ROOT, defaults, ensure_secret_key, from_environment
+from .config import defaults, ensure_secret_key, from_environment
 
 
 def register_game_pages(app: Flask, csrf) -> None:
@@ -33,21 +33,25 @@ def register_game_pages(app: Flask, csrf) -> None:
 def game_stylesheet(spec) -> str | None:
     """app.css followed by the game's own stylesheet from static/css/games/ (its panel's look, kept out of app.css),
     served as one file so a phone makes one request for both; None if the game has none."""
-    from flask import url_for
+    from flask import current_app, url_for
 
     name = f"css/games/{spec.package}.css"
-    if not (PROJECT_ROOT / "static" / name).is_file():
+    if not (Path(current_app.static_folder) / name).is_file():
         return None
     return url_for("static", filename=f"css/app+{spec.package}.css")
 
 
 def create_app(test_config: dict | None = None) -> Flask:
-    """Build the app: config, extensions, blueprints. Nothing touches the database at import time."""
+    """Build the app: config, extensions, blueprints. Nothing touches the database at import time.
+
+    Templates and static files are found next to the code (app/templates and app/static link to the top-level
+    folders in a checkout, and are copied into a wheel); the instance folder is ./instance in the working directory
+    or NIGHTSHIFT_INSTANCE_PATH, never inside an installed package.
+    """
     test_config = dict(test_config or {})
     instance_path = Path(test_config.pop("INSTANCE_PATH", None) or os.environ.get("NIGHTSHIFT_INSTANCE_PATH")
-                         or PROJECT_ROOT / "instance").resolve()
-    app = Flask(__name__, instance_path=str(instance_path), instance_relative_config=True,
-                template_folder=str(PROJECT_ROOT / "templates"), static_folder=str(PROJECT_ROOT / "static"))
+                         or Path.cwd() / "instance").resolve()
+    app = Flask(__name__, instance_path=str(instance_path), instance_relative_config=True)
     app.config.update(defaults(instance_path))
     app.config.from_pyfile("config.py", silent=True)
     app.config.update(from_environment())
