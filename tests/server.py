@@ -21,33 +21,46 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-@contextmanager
-def running_server(instance: Path, database_url: str, port: int | None = None, public_url: str | None = None,
-                   workers: int = 1, env: dict[str, str] | None = None):
-    """Start Night Shift as the README does, wait until it answers, and stop it cleanly afterwards."""
-    port = port or free_port()
+def start_server(instance: Path, database_url: str, port: int, public_url: str | None = None, workers: int = 1,
+                 log=None, env: dict[str, str] | None = None) -> subprocess.Popen:
+    """Start Night Shift as the README does (in its own process group) and wait until it answers."""
     extra = env or {}
     env = {key: value for key, value in os.environ.items() if not key.startswith("NIGHTSHIFT_")}
     env |= {"NIGHTSHIFT_INSTANCE_PATH": str(instance), "NIGHTSHIFT_DATABASE_URL": database_url} | extra
     if public_url is not None:
         env["NIGHTSHIFT_PUBLIC_URL"] = public_url.format(port=port)
-    log = open(instance.parent / f"server-{port}.log", "ab")  # noqa: SIM115 - closed below
+    log_path = instance.parent / f"server-{port}.log"
     process = subprocess.Popen([sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port),
                                 "--workers", str(workers)],
                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
+                if response.status == 200:
+                    return process
+        except OSError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+            raise RuntimeError(f"Night Shift did not start: {log_path.read_text()}")
+        time.sleep(0.2)
+
+
+@contextmanager
+def running_server(instance: Path, database_url: str, port: int | None = None, public_url: str | None = None,
+                   workers: int = 1, env: dict[str, str] | None = None):
+    """Start Night Shift as the README does, wait until it answers, and stop it cleanly afterwards."""
+    port = port or free_port()
+    log = open(instance.parent / f"server-{port}.log", "ab")  # noqa: SIM115 - closed below
+    try:
+        process = start_server(instance, database_url, port, public_url, workers, log, env)
+    except RuntimeError:
+        log.close()
+        raise
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"Night Shift did not start: {(instance.parent / f'server-{port}.log').read_text()}")
-            time.sleep(0.2)
         yield base
     finally:
         process.send_signal(signal.SIGTERM)
