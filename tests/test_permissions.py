@@ -1,0 +1,258 @@
+"""The permission matrix: every route of app.url_map and every game's move types x nine identities, 0 violations.
+
+A route without an entry in POLICY fails the test, so a new route says who may use it before it lands. A refused
+request must leave the tables exactly as they were.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import secrets
+
+import pytest
+
+from app import create_app
+from app.database import upgrade_database
+from app.extensions import db
+from app.games import REGISTRY
+from app.models import Action, Seat, Table
+
+IDENTITIES = ("anonymous", "spectator", "another seat", "own seat", "host", "host of another table",
+              "freed seat's old token", "forged token", "ended table's host")
+OK = frozenset({200, 201, 204, 302, 303})
+JUDGED = OK | {409, 422}  # allowed in: the rules or the table's state decide (nothing to undo, an illegal move)
+FOREIGN_API, FOREIGN_PAGE = frozenset({401}), frozenset({403})  # a token that opens nothing here
+
+
+def policy(anonymous, spectator, other, own, host, *, ended=JUDGED, outsider=None):
+    """Who gets what; `outsider` is for tokens that open nothing here (other host, freed, forged)."""
+    outsider = outsider if outsider is not None else anonymous
+    return dict(zip(IDENTITIES, (anonymous, spectator, other, own, host, outsider, outsider, outsider, ended),
+                    strict=True))
+
+
+def everyone(expected=JUDGED, ended=None):
+    return policy(expected, expected, expected, expected, expected, ended=ended or expected)
+
+
+R403, R401, R410, R302 = frozenset({403}), frozenset({401}), frozenset({410}), frozenset({302})
+API_READ = policy(R401, OK, OK, OK, OK, ended=OK)
+PAGE_READ = policy(R403, OK, OK, OK, OK, ended=OK)
+API_HOST_WRITE = policy(R401, R403, R403, R403, JUDGED, ended=R410)
+PAGE_HOST_WRITE = policy(R403, R403, R403, R403, JUDGED, ended=R410)
+API_MOVE = policy(R401, R403, R403, JUDGED, JUDGED, ended=R410)
+PAGE_MOVE = policy(R403, R403, R403, JUDGED, JUDGED, ended=R410)
+
+POLICY = {
+    "healthz": everyone(OK),
+    "tables.index": everyone(OK),
+    "tables.new_table": everyone(OK),
+    "tables.create_table": everyone(OK),
+    "tables.join_lookup": everyone(OK),
+    "api.games": everyone(OK),
+    "api.create_table": everyone(OK),
+    "crystal_lake.calculator": everyone(),
+    "crystal_lake_api.calculator_api": everyone(),
+    "flipside.deck_check": everyone(),
+    "flipside_api.deck_check_json": everyone(),
+    "flipside.glossary": everyone(OK),
+    # Joining needs the key from the QR code, not a token: anyone holding it may sit or watch, until the game ends.
+    "api.join": everyone(OK, ended=R410),
+    "tables.join_post": everyone(OK, ended=R410),
+    "tables.join_page": policy(OK, R302, R302, R302, OK, ended=R410, outsider=OK),
+    "api.get_table": API_READ,
+    "api.dice": API_READ,
+    "api.table_log": API_READ,
+    "api.act": API_MOVE,
+    "api.history": API_HOST_WRITE,
+    "api.free_seat": API_HOST_WRITE,
+    "api.end_table": API_HOST_WRITE,
+    "tables.host_screen": policy(R403, R302, R302, R302, OK, ended=OK),
+    "tables.qr_svg": policy(R403, R403, R403, R403, OK, ended=OK),
+    "tables.qr_png": policy(R403, R403, R403, R403, OK, ended=OK),
+    "tables.my_seat": policy(R403, OK, R302, R302, R302, ended=R302),
+    "tables.seat_page": policy(R403, R403, R403, OK, OK, ended=OK),
+    "tables.free_seat": PAGE_HOST_WRITE,
+    "tables.host_sit": PAGE_HOST_WRITE,
+    "tables.end_table": PAGE_HOST_WRITE,
+    "crystal_lake.count_bag": PAGE_HOST_WRITE,
+    "live.events": PAGE_READ,
+    "play.live": PAGE_READ,
+    "play.full_log": PAGE_READ,
+    "play.verify_dice": PAGE_READ,
+    "play.act": PAGE_MOVE,
+    "play.history": PAGE_HOST_WRITE,
+}
+WORLD_CHANGING = {"api.free_seat", "api.end_table", "tables.free_seat", "tables.end_table"}  # rebuild after these
+BODIES = {
+    "api.create_table": {"game": "tracker", "options": {}},
+    "crystal_lake_api.calculator_api": {"supplies": {"pan": 1}},
+    "flipside_api.deck_check_json": {"list": "3 Toy Chica [Yellow]"},
+    "api.history": {"seq": 1},
+    "play.history": {"seq": "1"},
+    "api.act": {"type": "return", "seat": 1},
+    "play.act": {"type": "return", "seat": "1"},
+}
+
+
+@pytest.fixture
+def matrix_app(tmp_path, database_url):
+    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "INSTANCE_PATH": tmp_path / "instance",
+                      "SQLALCHEMY_DATABASE_URI": database_url, "PUBLIC_URL": "http://192.168.1.50:8000"})
+    upgrade_database(app)
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def api(client, method, url, token=None, body=None):
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = client.open(url, method=method, json=body, headers=headers)
+    assert response.status_code < 300, (url, response.get_data(as_text=True))
+    return response.get_json()
+
+
+def build_world(client, slug):
+    """Table T of this game (own seat 1, another seat 2 whose first holder was freed, a spectator), another
+    table's host, and a finished table E of the same game."""
+    def table():
+        return api(client, "POST", "/api/tables", body={"game": slug, "options": {}})
+
+    def join(target, name, **extra):
+        return api(client, "POST", f"/api/tables/{target['code']}/join",
+                   body={"name": name, "key": target["join_key"], **extra})["seat_token"]
+
+    main, other, ended = table(), table(), table()
+    own = join(main, "Own", seat=1)
+    freed = join(main, "Gone", seat=2)
+    api(client, "POST", f"/api/tables/{main['code']}/seats/2/free", main["host_token"])
+    tokens = {"anonymous": None, "own seat": own, "freed seat's old token": freed,
+              "another seat": join(main, "Other", seat=2), "spectator": join(main, "Watcher", spectator=True),
+              "host": main["host_token"], "host of another table": other["host_token"],
+              "forged token": secrets.token_urlsafe(32), "ended table's host": ended["host_token"]}
+    join(ended, "Late", seat=1)
+    api(client, "POST", f"/api/tables/{ended['code']}/end", ended["host_token"])
+    return {"main": main, "ended": ended, "tokens": tokens, "slug": slug}
+
+
+def fingerprint(app):
+    """What a refused request must not change: every table's version and status, every seat, the log's length."""
+    with app.app_context():
+        db.session.expire_all()
+        tables = sorted(db.session.execute(db.select(Table.code, Table.version, Table.status)).all())
+        seats = sorted(db.session.execute(db.select(Seat.table_id, Seat.id, Seat.player_name, Seat.token_hash)).all(),
+                       key=repr)
+        log = db.session.scalar(db.select(db.func.count()).select_from(Action))
+        db.session.remove()
+        return tables, seats, log
+
+
+def send(app, world, endpoint, rule, method, identity, *, step=None, move=None):
+    """The request this identity makes to this route, authenticated the way its callers are (bearer or cookie)."""
+    target = world["ended"] if identity == "ended table's host" else world["main"]
+    token = world["tokens"][identity]
+    number = 3 if endpoint == "tables.host_sit" else 1
+    url = rule.rule
+    url = url.replace("<code>", target["code"]).replace("<int:number>", str(number))
+    url = url.replace("<slug>", world["slug"]).replace("<any(undo, redo, jump):step>", step or "undo")
+    query = {"tables.join_page": f"?k={target['join_key']}",
+             "tables.join_lookup": f"?code={target['code']}&key={target['join_key']}"}.get(endpoint, "")
+    client = app.test_client()
+    headers = {}
+    if url.startswith("/api/"):
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+    elif token:
+        role = "host" if identity in ("host", "host of another table", "ended table's host") else "seat"
+        with client.session_transaction() as session:
+            session["tables"] = {target["code"]: {role: token}}
+    body = move if move is not None else BODIES.get(endpoint)
+    if endpoint in ("api.join", "tables.join_post"):
+        name = f"N{secrets.token_hex(3)}"  # everyone joins to watch, so seats never run out
+        body = ({"name": name, "key": target["join_key"], "spectator": True} if url.startswith("/api/")
+                else {"name": name, "k": target["join_key"], "watch": "1"})
+    if endpoint == "tables.host_sit":
+        body = {"name": f"N{secrets.token_hex(3)}"}
+    if method == "GET":
+        response = client.get(url + query, headers=headers, buffered=endpoint != "live.events")
+    elif url.startswith("/api/"):
+        response = client.post(url, json=body if body is not None else {}, headers=headers)
+    else:
+        response = client.post(url, data=body or {}, headers=headers)
+    status = response.status_code
+    response.close()  # an event stream ends here, releasing its place
+    return status
+
+
+def routes(app):
+    return [(rule.endpoint, rule, method) for rule in app.url_map.iter_rules() if rule.endpoint != "static"
+            for method in sorted(rule.methods - {"HEAD", "OPTIONS"})]
+
+
+def test_every_route_has_an_entry(matrix_app):
+    missing = sorted({endpoint for endpoint, _, _ in routes(matrix_app)} - set(POLICY))
+    assert not missing, f"say who may use these routes in POLICY: {missing}"
+    stale = sorted(set(POLICY) - {endpoint for endpoint, _, _ in routes(matrix_app)})
+    assert not stale, f"POLICY names routes that no longer exist: {stale}"
+
+
+def check_cell(app, world, violations, endpoint, rule, method, identity, expected, **request):
+    before = fingerprint(app)
+    status = send(app, world, endpoint, rule, method, identity, **request)
+    where = f"{method} {rule.rule} {request.get('step') or ''}{request.get('move', {}).get('type', '')} as {identity}"
+    if status >= 500 or status not in expected:
+        violations.append(f"{where}: {status}, expected {sorted(expected)}")
+    if status not in OK and fingerprint(app) != before:
+        violations.append(f"{where}: refused with {status} but changed the tables")
+    return status
+
+
+def test_the_permission_matrix_of_every_route(matrix_app, capsys):
+    client = matrix_app.test_client()
+    world = build_world(client, "crystal-lake")  # the base world's game has every route, its Camp Bag included
+    violations, cells = [], 0
+    for endpoint, rule, method in routes(matrix_app):
+        if endpoint not in POLICY:
+            continue
+        steps = ("undo", "redo", "jump") if "<any(undo, redo, jump):step>" in rule.rule else (None,)
+        for step, identity in itertools.product(steps, IDENTITIES):
+            status = check_cell(matrix_app, world, violations, endpoint, rule, method, identity,
+                                POLICY[endpoint][identity], step=step)
+            cells += 1
+            if endpoint in WORLD_CHANGING and status in OK:
+                world = build_world(client, "crystal-lake")
+    with capsys.disabled():
+        print(f"\npermission matrix, routes: {cells} cells, {len(violations)} violations")
+    assert not violations, "\n".join(violations)
+
+
+@pytest.mark.parametrize("slug", [slug for slug, spec in REGISTRY.items() if spec.rules is not None])
+def test_the_permission_matrix_of_every_move_type(matrix_app, slug, capsys):
+    """Each of the game's move types, made for seat 1 through the API and through a form, by every identity."""
+    client = matrix_app.test_client()
+    world = build_world(client, slug)
+    violations, cells = [], 0
+    moves = sorted(REGISTRY[slug].rules.FIELDS)
+    assert moves
+    by_endpoint = {rule.endpoint: rule for rule in matrix_app.url_map.iter_rules()}
+    for kind, identity in itertools.product(moves, IDENTITIES):
+        for endpoint in ("api.act", "play.act"):
+            check_cell(matrix_app, world, violations, endpoint, by_endpoint[endpoint], "POST", identity,
+                       POLICY[endpoint][identity], move={"type": kind, "seat": 1})
+            cells += 1
+    with capsys.disabled():
+        print(f"\npermission matrix, {slug} moves: {cells} cells, {len(violations)} violations")
+    assert not violations, "\n".join(violations)
+
+
+@pytest.mark.xfail(strict=True, reason="issue 13 gives spectators their own view")
+def test_a_spectator_gets_a_spectators_view_not_the_hosts(matrix_app):
+    client = matrix_app.test_client()
+    world = build_world(client, "directors-cut")
+    code = world["main"]["code"]
+    seen = client.get(f"/api/tables/{code}", headers={"Authorization": f"Bearer {world['tokens']['spectator']}"})
+    view = seen.get_json()["view"]
+    assert seen.get_json()["you"]["role"] == "spectator"
+    assert not re.search(r"\bhost\b", str(view.get("role", ""))) and not view.get("mine")
