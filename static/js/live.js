@@ -226,7 +226,7 @@
   // one waits queue behind it, so they still arrive in the order they were made. A tap that can't get through for a
   // minute says so and keeps a "Send again" button: it is never dropped without a word.
   var KEY_FIELD = "idempotency_key";
-  var RETRY_FOR_MS = 60000;  // a restart takes seconds; past a minute the person decides
+  var RETRY_FOR_MS = window.nightshiftRetryForMs || 60000;  // a restart takes seconds; past a minute the person decides
   var BACKOFF_MS = [250, 500, 1000, 2000, 3000];
   var RETRY_STATUSES = [0, 502, 503, 504];  // no answer, or a proxy/database saying "not now": nothing was applied
   var outbox = [];  // taps not through yet, oldest first

@@ -55,5 +55,22 @@ def test_a_tap_whose_answer_is_lost_and_a_tap_sent_offline_each_count_once(live_
     expect(doom).to_have_text("2")
     expect(host.locator(".counter-card", has_text="Doom").locator(".counter-value")).to_have_text("2")
 
+    expect(status).to_have_count(0)
+
+    # 3. The network stays down past the retry budget (shortened here from a minute): the phone says so and keeps
+    # the tap, which goes when the player asks.
+    phone.add_init_script("window.nightshiftRetryForMs = 1500;")
+    phone.reload()
+    expect(phone.locator(".live-status .live-on")).to_be_visible()
+    phone.context.set_offline(True)
+    phone.get_by_role("button", name="Add 1 to Doom").click()
+    expect(status).to_contain_text("Not sent: Night Shift can't be reached", timeout=10_000)
+    shoot(phone, "retry-not-sent")
+    phone.route("**/events*", lambda route: route.abort())  # no stream back to send it on its own: the button does
+    phone.context.set_offline(False)
+    status.get_by_role("button", name="Send again").click()
+    expect(status).to_have_text("Sent", timeout=15_000)
+    expect(doom).to_have_text("3")
+
     log = html.unescape(host.context.request.get(f"{live_server}/t/{code}/log").text())  # the host's cookie
-    assert re.findall(r"Doom \d+ → \d+", log) == ["Doom 1 → 2", "Doom 0 → 1"]  # each tap once, none twice
+    assert re.findall(r"Doom \d+ → \d+", log) == ["Doom 2 → 3", "Doom 1 → 2", "Doom 0 → 1"]  # once each
