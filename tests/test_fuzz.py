@@ -19,6 +19,7 @@ from app.database import upgrade_database
 from app.extensions import db
 from app.games import REGISTRY
 from tests.conftest import IN_CI, POSTGRES_URL, snapshot
+from tests.test_permissions import declared_moves
 
 EXAMPLES = int(os.environ.get("NIGHTSHIFT_FUZZ_EXAMPLES") or (100 if POSTGRES_URL else 200))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=IN_CI,
@@ -133,8 +134,7 @@ def test_json_endpoints(fuzz_app, world, data):
         "/api/tables": {"game": st.sampled_from(sorted(REGISTRY)), "options": options},
         f"/api/tables/{code}/join": {"name": st.text(max_size=30), "key": st.just(table["join_key"]),
                                      "seat": st.integers(-1, 5), "spectator": st.just(True)},
-        f"/api/tables/{code}/actions": {"type": st.sampled_from(sorted(getattr(REGISTRY[table["game"]].rules,
-                                                                              "FIELDS", {"next-round": 0}))),
+        f"/api/tables/{code}/actions": {"type": st.sampled_from(sorted(declared_moves(REGISTRY[table["game"]].rules))),
                                         "seat": st.integers(-1, 5), "version": st.integers(0, 40)},
         f"/api/tables/{code}/undo": {"version": st.integers(0, 40)},
         f"/api/tables/{code}/redo": {"version": st.integers(0, 40)},
@@ -165,16 +165,14 @@ def test_json_endpoints(fuzz_app, world, data):
 def test_every_games_moves(fuzz_app, world, data):
     """Each game's move types with their fields fuzzed, through the API and through a form."""
     table = draw_table(data, world)
-    rules = REGISTRY[table["game"]].rules
-    fields = getattr(rules, "FIELDS", {"next-round": ((), ())})
+    fields = declared_moves(REGISTRY[table["game"]].rules)
     kind = data.draw(st.sampled_from(sorted(fields)), label="type")
-    needed, allowed = fields[kind]
     as_form = data.draw(st.booleans(), label="form?")
     token = data.draw(st.sampled_from([table["seat"], table["host_token"], table["spectator"]]), label="who")
     client = fuzz_app.test_client()
-    names = {name: (form_values if as_form else json_values) for name in (*needed, *allowed, "seat", "whose")}
+    names = {name: (form_values if as_form else json_values) for name in (*fields[kind], "seat", "whose")}
     body = {"type": kind} | {name: data.draw(values, label=name) for name, values in names.items()
-                             if name in needed or data.draw(st.booleans(), label=f"{name}?")}
+                             if data.draw(st.integers(0, 3), label=f"{name}?")}  # mostly there, sometimes missing
     if as_form:
         with client.session_transaction() as session:
             role = "host" if token == table["host_token"] else "seat"
