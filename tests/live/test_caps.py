@@ -39,6 +39,19 @@ def test_tables_and_addresses_are_capped_but_the_host_machine_only_per_table():
     assert caps.close_token("host:1") == 1 and late.closed
 
 
+def propagation(base, table) -> float:
+    """Seconds from a move on this table to its phone hearing of it."""
+    with EventStream(f"{base}/t/{table['code']}/events?v={table['version']}", table["tokens"][0]) as phone:
+        started = time.monotonic()
+        status, moved = call("POST", f"{base}/api/tables/{table['code']}/actions", {"type": "next-round"},
+                             table["host_token"])
+        assert status == 200
+        ident, _ = phone.wait_for("table-changed", timeout=5)
+        assert int(ident) == moved["version"]
+        table["version"] = moved["version"]
+        return time.monotonic() - started
+
+
 def open_streams(base, table, tokens, source):
     return [EventStream(f"{base}/t/{table['code']}/events?v={table['version']}", token, source=source)
             for token in tokens]
@@ -53,6 +66,7 @@ def test_one_client_holding_its_caps_leaves_another_table_live(tmp_path, databas
                            {"name": f"S{n}", "key": busy["join_key"], "spectator": True})[1]["seat_token"]
                       for n in range(50)]
         held = []
+        alone = propagation(base, quiet)  # the baseline: nobody else holds a stream
         try:
             # One host token reconnecting over and over keeps 3 streams: each new one closes its oldest.
             again = open_streams(base, busy, [busy["host_token"]] * 10, WIFI_PHONE)
@@ -74,14 +88,11 @@ def test_one_client_holding_its_caps_leaves_another_table_live(tmp_path, databas
             theirs = open_streams(base, busy, spectators[30:50], ANOTHER_PHONE)
             held += theirs
             assert [stream.status for stream in theirs] == [200] * 16 + [429] * 4
-            # The other table is as live as ever.
-            with EventStream(f"{base}/t/{quiet['code']}/events?v={quiet['version']}", quiet["tokens"][0]) as phone:
-                started = time.monotonic()
-                status, moved = call("POST", f"{base}/api/tables/{quiet['code']}/actions", {"type": "next-round"},
-                                     quiet["host_token"])
-                assert status == 200
-                ident, _ = phone.wait_for("table-changed", timeout=5)
-                assert int(ident) == moved["version"] and time.monotonic() - started < 5
+            # The other table is as live as ever (no timing assertion: the figure is printed).
+            crowded = propagation(base, quiet)
+            print(f"\nstreams held on one table: {len(held) - 7 - 1 - 4} (3 by one token after 10 opens), "
+                  f"refused 429: 5; another table's move reached its phone in {crowded * 1000:.0f} ms "
+                  f"({alone * 1000:.0f} ms with nobody holding streams, ratio {crowded / alone:.1f})")
         finally:
             for stream in held:
                 stream.close()
