@@ -250,7 +250,8 @@ def test_the_last_round_button_says_it_ends_the_night_and_6_00_am_is_logged_once
     token = re.search(r'"X-CSRFToken": "([^"]+)"', phone.get(f"/t/{code}/seats/1").get_data(as_text=True)).group(1)
     for _ in range(12):
         for fields in ({"type": "advance-time"}, {"type": "cameras-flipped"}, {"type": "react", "cards": "0"}):
-            response = phone.post(f"/t/{code}/act", data={"csrf_token": token, **fields}, headers={"HX-Request": "1"})
+            response = phone.post(f"/t/{code}/act", data={"csrf_token": token, **fields},
+                                  headers={"HX-Request": "true"})
             assert response.status_code == 200, flat(response)[:300]
     for text in (flat(client.get(f"/t/{code}")), flat(phone.get(f"/t/{code}/seats/1"))):
         assert "5:30 AM" in text and "Advance time → 6:00 AM: end the night" in text
