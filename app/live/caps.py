@@ -135,6 +135,21 @@ def stream_caps() -> StreamCaps:
     return current_app.extensions["nightshift.stream_caps"]
 
 
+def still_seated(app: Flask, seat_id: int, token_hash: str | None) -> bool:
+    """Does this seat still belong to the token its stream opened with? (A script's signal-only stream, freed in another
+    worker process: no. Pushed regions learn it from their picture.)"""
+    from sqlalchemy import select
+
+    from ..extensions import db
+    from ..models import Seat
+
+    with app.app_context():
+        try:
+            return db.session.scalar(select(Seat.token_hash).where(Seat.id == seat_id)) == token_hash
+        finally:
+            db.session.remove()
+
+
 def seat_token(seat_id: int) -> str:
     return f"seat:{seat_id}"
 

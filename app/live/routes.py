@@ -18,7 +18,7 @@ from ..inputs import whole_or_none
 from ..models import Table
 from ..tables import auth, service
 from . import broker, screens, wire
-from .caps import TooManyStreams, host_token, seat_token, stream_caps
+from .caps import TooManyStreams, host_token, seat_token, still_seated, stream_caps
 
 bp = Blueprint("live", __name__)
 log = logging.getLogger(__name__)
@@ -81,6 +81,8 @@ def events(code: str):
         refused.headers["Retry-After"] = "60"
         return refused
 
+    # A script's signal-only stream notices a seat freed through another worker at the table's next change.
+    recheck = own_seat if own_seat is not None and hub.kind != "in-process" else None
     subscription = hub.subscribe(code, 0, kind)
     slot.attach(subscription.hang_up)
     # Read the version after subscribing, so a change committed in between is not lost.
@@ -174,7 +176,7 @@ def events(code: str):
         yield f"retry: {RETRY_MS}\n: connected to table {code} (worker {os.getpid()})\n\n"
         while True:
             version, presence, poked = subscription.wait(sent, beat)
-            if subscription.hung_up:
+            if subscription.hung_up or (recheck and version > sent and not still_seated(app, *recheck)):
                 return
             chunks = []
             if version > sent or poked:
