@@ -20,7 +20,7 @@ client = made.test_client()
 home = client.get("/").get_data(as_text=True)
 print(json.dumps({
     "code": app.__file__, "templates": made.jinja_loader.searchpath, "static": made.static_folder,
-    "instance": made.instance_path, "home": "/static/css/app.css" in home and "Night Shift" in home,
+    "instance": made.instance_path, "home": "/static/css/app" in home and "Night Shift" in home,
     "files": [client.get(url).status_code for url in ("/static/css/app.css", "/static/js/live.js",
               "/static/vendor/htmx-2.0.11/htmx.min.js", "/static/css/games/flipside.css", "/flipside/keywords")],
 }))
