@@ -1,7 +1,7 @@
 """the sender's idempotency key on each log entry, unique per table
 
 Revision ID: 0003
-Revises: 0005
+Revises: 0004
 Create Date: 2026-12-01 15:40:00
 
 """
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0003'
-down_revision = '0005'
+down_revision = '0004'
 branch_labels = None
 depends_on = None
 
