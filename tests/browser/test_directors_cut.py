@@ -37,7 +37,7 @@ def test_the_host_drives_a_full_turn_and_a_guards_phone_answers_an_attack(live_s
     host.get_by_text("Rolled a real d10? Enter it").click()
     host.get_by_label("The real d10 showed").fill("13")
     host.get_by_role("button", name="Enter", exact=True).click()
-    expect(host.locator("#flash")).to_contain_text("A d10 can't show 13")
+    expect(host.locator(".refusal")).to_contain_text("A d10 can't show 13")
     host.get_by_label("The real d10 showed").fill("5")
     host.get_by_role("button", name="Enter", exact=True).click()
     expect(host.locator(".dc-question")).to_contain_text("Bonnie is on tile 5. Is a guard in her line of sight?")

@@ -98,7 +98,7 @@ def test_the_attacker_declares_on_one_phone_and_the_defender_blocks_on_another(l
     # Too much is refused with a sentence, changing nothing.
     bo.get_by_label("Amount").fill("50")
     bo.get_by_role("button", name="Lose", exact=True).click()
-    expect(bo.locator("#flash")).to_contain_text("losing 50 would take it below 0")
+    expect(bo.locator(".refusal")).to_contain_text("losing 50 would take it below 0")
     expect(players_health(host, "Bo")).to_have_text("13")
 
     # The host takes the typed damage back; both phones follow.

@@ -53,7 +53,7 @@ def test_a_host_and_two_phones_play_two_rounds_and_every_screen_shows_the_same_d
 
     # A die the table's dice can't show is refused with a sentence; nothing changes.
     react(ann, 1, 0, [99])
-    expect(ann.locator("#flash")).to_contain_text("A Power die can't show 99")
+    expect(ann.locator(".refusal")).to_contain_text("A Power die can't show 99")
     expect(dial_value(host, "orange")).to_have_text("100")
 
     react(ann, 2, 1, [5, 10])  # the rulebook's example turn: 20 power
