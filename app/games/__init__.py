@@ -1,19 +1,30 @@
-"""The game registry: slug -> GameSpec. Adding a game's rules never changes this file or the setup form."""
+"""The game registry: slug -> GameSpec, found by looking, so adding a game never changes this file or the setup form."""
 
 from __future__ import annotations
 
-from .crystal_lake import SPEC as CRYSTAL_LAKE
-from .directors_cut import SPEC as DIRECTORS_CUT
-from .flipside import SPEC as FLIPSIDE
-from .night_of_frights import SPEC as NIGHT_OF_FRIGHTS
+import importlib
+import pkgutil
+from pathlib import Path
+
 from .options import OptionError
 from .spec import GameSpec, SeatDef
-from .survive_6am import SPEC as SURVIVE_6AM
-from .tracker import SPEC as TRACKER
 
-REGISTRY: dict[str, GameSpec] = {
-    spec.slug: spec for spec in (SURVIVE_6AM, NIGHT_OF_FRIGHTS, DIRECTORS_CUT, FLIPSIDE, CRYSTAL_LAKE, TRACKER)
-}
+
+def discover() -> dict[str, GameSpec]:
+    """Every package beside this file whose `__init__.py` defines SPEC, in shelf order (then by name)."""
+    specs = []
+    for found in pkgutil.iter_modules([str(Path(__file__).parent)]):
+        if found.ispkg:
+            spec = getattr(importlib.import_module(f"{__name__}.{found.name}"), "SPEC", None)
+            if isinstance(spec, GameSpec):
+                if spec.package != found.name:
+                    raise ValueError(f"app/games/{found.name}: its slug {spec.slug!r} must be the package's name "
+                                     "with '-' for '_'.")
+                specs.append(spec)
+    return {spec.slug: spec for spec in sorted(specs, key=lambda spec: (spec.shelf, spec.name))}
+
+
+REGISTRY: dict[str, GameSpec] = discover()
 
 
 class UnknownGame(LookupError):

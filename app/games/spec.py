@@ -58,6 +58,7 @@ class GameSpec:
     check: Callable[[dict[str, Any]], None] = lambda options: None
     players_note: str = ""
     profile: Mapping[str, ProfileValue] = field(default_factory=dict)
+    shelf: int = 50  # where the game sits on the setup page, lowest first (the generic tracker last, at 90)
 
     @property
     def package(self) -> str:

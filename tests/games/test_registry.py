@@ -180,3 +180,15 @@ def test_every_option_says_whether_it_is_printed_assumed_or_a_table_choice():
         for option in spec.options:
             assert option.source in ("verified", "assumed", "choice"), (spec.slug, option.key)
     assert REGISTRY["survive-6am"].option("power_dice").source == "choice"
+
+
+def test_does_the_registry_hold_every_game_package_and_nothing_else():
+    """A seventh game needs only its own package: the registry finds each package under app/games/ with a SPEC."""
+    from pathlib import Path
+
+    import app.games
+
+    folder = Path(app.games.__file__).parent
+    packages = {path.parent.name for path in folder.glob("*/__init__.py")}
+    assert {spec.package for spec in REGISTRY.values()} == packages
+    assert [spec.shelf for spec in REGISTRY.values()] == sorted(spec.shelf for spec in REGISTRY.values())

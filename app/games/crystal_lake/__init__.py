@@ -7,6 +7,7 @@ PROFILE = load_profile("crystal_lake")
 
 SPEC = GameSpec(
     slug="crystal-lake",
+    shelf=50,
     name="Friday the 13th: Horror at Camp Crystal Lake",
     blurb="Supplies, Jason attacks, the Bravery Bonus and end-of-night scoring.",
     rulebook="crystal-lake.txt",

@@ -65,6 +65,7 @@ READINGS = (
 
 SPEC = GameSpec(
     slug="directors-cut",
+    shelf=30,
     name="Five Nights at Freddy's Director's Cut",
     blurb="The app is the GM: animatronic dice, line-of-sight questions and seven nights.",
     rulebook="directors-cut.txt",

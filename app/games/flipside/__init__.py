@@ -8,6 +8,7 @@ DECK_MIN, DECK_MAX = PROFILE["deck_min"].value, PROFILE["deck_max"].value
 
 SPEC = GameSpec(
     slug="flipside",
+    shelf=40,
     name="Five Nights at Freddy's: Flipside",
     blurb="Health, Power, Remnant and deck counters, turn phases and a combat helper.",
     rulebook="flipside.txt",

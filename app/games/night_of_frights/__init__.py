@@ -48,6 +48,7 @@ def check(options):
 
 SPEC = GameSpec(
     slug="night-of-frights",
+    shelf=20,
     name="Five Nights at Freddy's: Night of Frights!",
     blurb="Scare Tracker, the Guard bag and the Event deck, with live capture odds.",
     rulebook="night-of-frights.txt",

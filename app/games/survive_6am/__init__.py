@@ -24,6 +24,7 @@ def check(options):
 
 SPEC = GameSpec(
     slug="survive-6am",
+    shelf=10,
     name="Five Nights at Freddy's: Survive 'Til 6AM",
     blurb="Clock deck, Power Dials and Power dice for one or two guards.",
     rulebook="survive-til-6am.txt",

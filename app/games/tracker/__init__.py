@@ -14,6 +14,7 @@ DEFAULT_COUNTERS = [
 
 SPEC = GameSpec(
     slug="tracker",
+    shelf=90,
     name="Any game: counters and dice",
     blurb="Counters per player or shared, a round counter and a dice tray, set up by the host for any game.",
     rulebook="",
