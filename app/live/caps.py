@@ -26,6 +26,7 @@ class Slot:
     hang_up: Callable[[], None] | None = None
     closed: bool = False
     evicted: bool = False
+    freed: bool = False  # ended because the host freed its seat: the page is told so, not just cut off
 
     def attach(self, hang_up: Callable[[], None]) -> None:
         """The stream's way to end; a slot evicted before it had one ends as soon as it does."""
@@ -91,7 +92,7 @@ class StreamCaps:
             slots = list(self._tokens.get(token, ()))
             for slot in slots:
                 self._release(slot)
-                slot.evicted = True
+                slot.evicted = slot.freed = True
         for slot in slots:
             if slot.hang_up is not None:
                 slot.hang_up()

@@ -64,7 +64,7 @@ def events(code: str):
     if request.args.get("region"):
         wanted = request.args.get("seat", "")
         shown = service.seat_by_number(table, int(wanted)) if visitor.host and wanted.isdigit() else visitor.player
-        kind = screens.kind_of(visitor, shown)
+        kind = screens.kind_of(visitor, shown, board=request.args.get("board") == "1")
     shown_presence = request.args.get("p", "")[:64]
     # A page that shows an older picture than the table (it reconnected after missing changes) gets one at once.
     behind = kind is not None and (sent < table.version or shown_presence != service.presence_key(table))
@@ -126,6 +126,8 @@ def events(code: str):
             if not behind:
                 version, presence, poked = subscription.wait(heard, beat)
                 if subscription.hung_up:
+                    if slot.freed:  # the host freed this seat: the phone goes to the page that says so
+                        yield out.text(wire.event("gone", where_now)) + out.end()
                     return
                 behind = version > heard or presence or poked
                 if behind and version <= heard:

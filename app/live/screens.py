@@ -1,8 +1,8 @@
 """Kinds of screen and drawing a table for them: one snapshot per change, one render per kind, pushed to each stream.
 
 A kind is what decides a live region's content: ("host", None) for the host screen, ("host", N) for the host playing
-for seat N, ("seat", N) for seat N's phone, ("watch", None) for spectators. Future screens (a TV board, a host console)
-add a kind and a way to draw it; the broker neither knows nor cares what a kind means.
+for seat N, ("seat", N) for seat N's phone, ("watch", None) for spectators, ("board", None) for the TV board. A new
+screen adds a kind and a way to draw it; the broker neither knows nor cares what a kind means.
 """
 
 from __future__ import annotations
@@ -22,8 +22,10 @@ from .broker import Picture
 Kind = tuple[str, int | None]
 
 
-def kind_of(visitor, seat) -> Kind:
+def kind_of(visitor, seat, board: bool = False) -> Kind:
     """The kind of screen a visitor sees a table as (`seat`: the seat shown, for a player or the host)."""
+    if visitor.host and board:
+        return ("board", None)
     if visitor.host:
         return ("host", seat.number if seat is not None else None)
     if visitor.player is not None:
@@ -37,17 +39,18 @@ def shared_csrf_token() -> str:
     return "" if g.get("drawing_for_many") else generate_csrf()
 
 
-def stream_url(table: Table, visitor, seat, presence: str) -> str:
+def stream_url(table: Table, visitor, seat, presence: str, board: bool = False) -> str:
     """The page's event stream: it pushes this screen's region, starting from the picture the page shows."""
     number = seat.number if (seat is not None and visitor.host) else None
-    return url_for("live.events", code=table.code, v=table.version, p=presence, seat=number, region=1)
+    return url_for("live.events", code=table.code, v=table.version, p=presence, seat=number, region=1,
+                   board=1 if board else None)
 
 
 def _visitor_for(kind: Kind, table: Table):
     from ..tables.service import Visitor
 
     role, number = kind
-    if role == "host":
+    if role in ("host", "board"):
         return Visitor(host=True)
     if role == "seat":
         return Visitor(seat=next(seat for seat in table.player_seats if seat.number == number))
@@ -77,7 +80,7 @@ def draw(app: Flask, environ: dict, code: str, kinds: set[Kind]) -> Picture:
             if table is None:
                 raise NotFound(f"Table {code} is gone.")
             shared = Shared(table)
-            if any(role == "host" for role, _ in kinds):
+            if any(role in ("host", "board") for role, _ in kinds):
                 shared.history()  # read now, with the rest of the snapshot, not between renders
             picture = Picture(version=table.version, presence=shared.presence,
                               seats={seat.id: seat.token_hash for seat in table.seats})
@@ -88,9 +91,10 @@ def draw(app: Flask, environ: dict, code: str, kinds: set[Kind]) -> Picture:
                 # Under gevent, let other requests and the worker's heartbeat to gunicorn run between renders: a
                 # wave of drawings (a thousand phones reconnecting) must not hold the worker for a minute.
                 time.sleep(0)
-                seat = _seat_shown(kind, table)
-                context = live_context(table, _visitor_for(kind, table), seat, shared=shared)
-                picture.regions[kind] = render_template("tables/_live.html", **context).strip()
+                screen = "board" if kind[0] == "board" else "page"
+                context = live_context(table, _visitor_for(kind, table), _seat_shown(kind, table), screen, shared)
+                template = "tables/_board_live.html" if screen == "board" else "tables/_live.html"
+                picture.regions[kind] = render_template(template, **context).strip()
             return picture
         finally:
             db.session.remove()

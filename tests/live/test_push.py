@@ -81,6 +81,29 @@ def test_each_stream_gets_its_own_seats_picture_and_every_screen_kind_is_drawn_o
             stream.close()
 
 
+def test_the_tv_board_gets_its_own_picture_pushed_and_a_phone_cannot_ask_for_it(app, client, monkeypatch):
+    table = seated_table(client)
+    drawn = []
+    real_draw = screens.draw
+    monkeypatch.setattr(screens, "draw", lambda *args: drawn.append(sorted(args[3], key=str)) or real_draw(*args))
+    board = Stream(client, f"/t/{table['code']}/events?region=1&board=1&v=1", table["host_token"])
+    phone = Stream(client, f"/t/{table['code']}/events?region=1&board=1&v=1", table["seats"][0]["seat_token"])
+    try:
+        board.next_region()
+        phone.next_region()
+        drawn.clear()
+        moved = act_via_api(client, table, table["seats"][0]["seat_token"], {"type": "next-round"}).get_json()
+        version, region = board.next_region()
+        _, mine = phone.next_region()
+        assert version == moved["version"]
+        assert 'class="live board"' in region and "<form" not in region  # the TV: no controls
+        assert 'class="live board"' not in mine  # a phone's board=1 is still its own seat's picture
+        assert drawn == [[("board", None), ("seat", 1)]]
+    finally:
+        board.close()
+        phone.close()
+
+
 def test_a_phone_whose_seat_is_freed_is_told_so_and_its_stream_ends(app, client):
     table = seated_table(client)
     bo = Stream(client, f"/t/{table['code']}/events?region=1&v=1", table["seats"][1]["seat_token"])
