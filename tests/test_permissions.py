@@ -39,6 +39,7 @@ def everyone(expected=JUDGED, ended=None):
 
 
 R403, R401, R410, R302 = frozenset({403}), frozenset({401}), frozenset({410}), frozenset({302})
+R400 = frozenset({400})
 API_READ = policy(R401, OK, OK, OK, OK, ended=OK)
 PAGE_READ = policy(R403, OK, OK, OK, OK, ended=OK)
 API_HOST_WRITE = policy(R401, R403, R403, R403, JUDGED, ended=R410)
@@ -96,7 +97,27 @@ POLICY = {
     "tables.follow_next": everyone(OK),  # a redirect to where this browser belongs, at the next table or this one
     "tables.board": policy(R403, R403, R403, R403, OK, ended=OK),
     "tables.board_qr": PAGE_HOST_WRITE,
+    # The history, asked from a phone on the LAN (the host machine itself sees every play). <uid> is the play of
+    # the ended table E: only E's host (and E's players) may read it; lists show each reader the plays it may see.
+    "history.index": everyone(OK),
+    "history.stats_page": everyone(OK),
+    "history.table_play": everyone(R302),  # to the table's play if this reader may see it, else the history
+    "history.play_page": policy(R403, R403, R403, R403, R403, ended=OK),
+    "history.play_json": policy(R403, R403, R403, R403, R403, ended=OK),
+    "history.play_csv": policy(R403, R403, R403, R403, R403, ended=OK),
+    "history.play_bgstats": policy(R403, R403, R403, R403, R403, ended=OK),
+    "history.export_json": everyone(OK),
+    "history.export_csv": everyone(OK),
+    "history.export_bgstats": everyone(OK),
+    "history.import_history": everyone(R400),  # no file, no CSRF token: refused before anything else is read
+    "history.people_page": everyone(R403),  # the host machine only
+    "history.merge": everyone(R403),
+    "history.unmerge": everyone(R403),
+    "history_api.plays": policy(R401, OK, OK, OK, OK, ended=OK, outsider=OK, stale=R401),
+    "history_api.stats_json": policy(R401, OK, OK, OK, OK, ended=OK, outsider=OK, stale=R401),
+    "history_api.play": policy(R401, R403, R403, R403, R403, ended=OK, outsider=R403, stale=R401),
 }
+LAN = {"REMOTE_ADDR": "192.168.1.77"}  # a phone's address: not the host machine
 WORLD_CHANGING = {"api.free_seat", "api.end_table", "tables.free_seat", "tables.end_table"}  # rebuild after these
 BODIES = {
     "api.create_table": {"game": "tracker", "options": {}},
@@ -152,9 +173,17 @@ def build_world(client, slug):
               "another seat": join(main, "Other", seat=2), "spectator": join(main, "Watcher", spectator=True),
               "host": main["host_token"], "host of another table": other["host_token"],
               "forged token": secrets.token_urlsafe(32), "ended table's host": ended["host_token"]}
-    join(ended, "Late", seat=1)
+    late = join(ended, "Late", seat=1)
+    with client.application.app_context():
+        state = db.session.scalar(db.select(Table.state).where(Table.code == ended["code"]))
+        offered = REGISTRY[slug].rules.legal_actions(state, 1)
+        db.session.remove()
+    api(client, "POST", f"/api/tables/{ended['code']}/actions", late, offered[0])  # a move, so its end makes a play
     api(client, "POST", f"/api/tables/{ended['code']}/end", ended["host_token"])
-    return {"main": main, "ended": ended, "tokens": tokens, "slug": slug}
+    plays = client.get("/api/plays", headers={"Authorization": f"Bearer {ended['host_token']}"}, environ_base=LAN)
+    assert plays.status_code == 200, plays.get_data(as_text=True)
+    play_uid = plays.get_json()["plays"][0]["id"]
+    return {"main": main, "ended": ended, "tokens": tokens, "slug": slug, "play": play_uid}
 
 
 def fingerprint(app):
@@ -177,9 +206,12 @@ def send(app, world, endpoint, rule, method, identity, *, step=None, move=None):
     url = rule.rule
     url = url.replace("<code>", target["code"]).replace("<int:number>", str(number))
     url = url.replace("<slug>", world["slug"]).replace("<any(undo, redo, jump):step>", step or "undo")
+    url = url.replace("<uid>", world["play"])
     query = {"tables.join_page": f"?k={target['join_key']}",
              "tables.join_lookup": f"?code={target['code']}&key={target['join_key']}"}.get(endpoint, "")
     client = app.test_client()
+    if endpoint.startswith("history"):
+        client.environ_base.update(LAN)
     headers = {}
     if url.startswith("/api/"):
         if token:

@@ -93,10 +93,11 @@ def api_reader() -> Reader:
 
 
 def _issued(digest: str) -> bool:
-    from ..models import Seat
+    """A seat's or a host's token of a table here now, or one a play keeps (its table may be purged)."""
+    from ..models import Seat, Table
 
-    return (db.session.scalar(select(Seat.id).where(Seat.token_hash == digest).limit(1)) is not None
-            or db.session.scalar(select(PlayKey.id).where(PlayKey.token_hash == digest).limit(1)) is not None)
+    return any(db.session.scalar(select(column).where(column == digest).limit(1)) is not None
+               for column in (Seat.token_hash, Table.host_token_hash, PlayKey.token_hash))
 
 
 def host_only(found: Reader) -> None:
