@@ -39,10 +39,15 @@
     });
   }
 
+  function inView(element) {  // already on screen: leave the page where the player's thumb expects it
+    var box = element.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= window.innerHeight;
+  }
+
   function yourTurn() {
     var saved = settings();
     var target = prompt();
-    if (target) { target.scrollIntoView({behavior: reduced ? "auto" : "smooth", block: "start"}); }
+    if (target && !inView(target)) { target.scrollIntoView({behavior: reduced ? "auto" : "smooth", block: "start"}); }
     if (saved.buzz !== false && navigator.vibrate) { navigator.vibrate(reduced ? 150 : [120, 80, 120]); }
     if (saved.sound !== false) { chime(); }
     document.body.setAttribute("data-alerted", String(Date.now()));  // what a test (or a curious person) can see
