@@ -9,9 +9,10 @@ import pytest
 
 from app.dice import TableDice
 from app.games import REGISTRY
-from app.games.contract import IllegalAction
+from app.games.contract import IllegalAction, Viewer
 from app.games.crystal_lake import rules
 from app.games.crystal_lake.scoring import SUPPLIES
+from app.games.words import percent
 
 SPEC = REGISTRY["crystal-lake"]
 BOX = {"pan": 14, "flashlight": 12, "gasoline": 11, "cleaver": 10, "car_keys": 7, "axe": 5, "jason": 8}  # a test box
@@ -136,7 +137,7 @@ def test_a_second_jason_token_is_an_attack_board_to_the_bag_no_bravery_and_an_es
     state, events = act(state, 1, type="search", supply="jason")
     player = state["players"]["1"]
     assert player["returned"] and player["board"] == rules.empty_board() and player["escape"]
-    assert state["cabin"] == [{"seat": 1, "attacked": True, "bravery": 0, "card": False, "critical": 0}]
+    assert state["cabin"] == [{"seat": 1, "attacked": True, "bravery": 0, "card": False, "critical": 0, "carried": {}}]
     assert player["fear_cards"] == 5  # no Bravery card
     assert "SECOND JASON ATTACK" in events[0].text and state["turn"] == 2
 
@@ -203,8 +204,6 @@ def test_returning_without_the_set_claims_nothing_and_a_later_holder_can():
     assert state["critical"]["claimed_by"] == 2 and state["cabin"][1]["critical"] == 4
 
 
-def test_returning_needs_tonights_critical_supply_card_entered():
-    refused(table(2), 1, "Critical Supply card", type="return")
 
 
 # ---- drop-off and the next night -----------------------------------------------------------------------------------
@@ -245,7 +244,7 @@ def test_the_backpack_choice_shows_what_it_costs_tonight():
     state = card(table(2))
     state = play(state, search(1, "pan"), back(2), search(1, "pan"), search(1, "pan"), search(1, "cleaver"),
                  search(1, "cleaver"), back(1))
-    choices = {choice["value"]: choice for choice in rules.view(state, 1)["drop_offs"]["1"]["choices"]}
+    choices = {choice["value"]: choice for choice in rules.view(state, Viewer.of_seat(1))["drop_offs"]["1"]["choices"]}
     assert choices["nothing"]["points"] == 19 and choices["nothing"]["cost"] == 0
     assert choices["cleaver"]["points"] == 3 + 8 and choices["cleaver"]["cost"] == 8
     assert choices["pan"]["points"] == 2 + 8 and choices["pan"]["cost"] == 9  # losing the three of a kind
@@ -352,9 +351,9 @@ def test_the_jason_odds_match_counting_every_token_in_the_bag():
     for _ in range(rules.jason_waiting(state)):
         tokens.remove("jason")
     chance = Fraction(tokens.count("jason"), len(tokens))
-    bag = rules.view(state, 1)["bag"]
+    bag = rules.view(state, Viewer.of_seat(1))["bag"]
     assert (bag["jason"], bag["total"]) == (tokens.count("jason"), len(tokens))
-    assert bag["chance"] == f"{round(float(chance) * 100, 1):g}%"
+    assert bag["chance"] == percent(chance)
 
 
 def test_searching_for_more_tokens_than_the_bag_holds_is_refused():
@@ -364,7 +363,7 @@ def test_searching_for_more_tokens_than_the_bag_holds_is_refused():
 
 
 def test_the_odds_say_so_when_the_bag_isnt_counted():
-    assert rules.view(table(2), 1)["bag"] is None
+    assert rules.view(table(2), Viewer.of_seat(1))["bag"] is None
 
 
 # ---- review regressions: the box's 67 tokens, Jason from a Fear Card, what the screens offer ------------------------
@@ -394,7 +393,8 @@ def test_does_a_second_jason_put_on_a_board_out_of_turn_cause_a_second_jason_att
     state, events = act(state, None, type="set-board", whose=1, cleaver=1, jason=2)
     one = state["players"]["1"]
     assert one["returned"] and one["board"] == rules.empty_board() and one["escape"] and one["escape_night"] == 1
-    assert state["cabin"][-1] == {"seat": 1, "attacked": True, "bravery": 0, "card": False, "critical": 0}
+    assert state["cabin"][-1] == {"seat": 1, "attacked": True, "bravery": 0, "card": False, "critical": 0,
+                                  "carried": {}}
     assert one["fear_cards"] == 5 and state["turn"] == 3  # Counselor 3's turn goes on; no Bravery card
     assert "SECOND JASON ATTACK" in events[0].text and "2nd, dark side up" in events[0].text
     # on the counselor's own turn the attack ends that turn too
@@ -420,10 +420,10 @@ def test_does_a_counselor_back_at_the_cabin_get_offered_a_useless_escape_token_d
     state = table(2)
     state["players"]["1"]["escape"] = True
     state = card(play(state, search(1, "jason"), search(2, "pan")))
-    assert rules.view(state, 1)["mine"]["escape_usable"]
+    assert rules.view(state, Viewer.of_seat(1))["mine"]["escape_usable"]
     state = play(state, back(1))
-    assert not rules.view(state, 1)["mine"]["escape_usable"]
-    assert {"type": "escape"} not in rules.legal_actions(state, 1)
+    assert not rules.view(state, Viewer.of_seat(1))["mine"]["escape_usable"]
+    assert {"type": "escape", "whose": 1} not in rules.legal_actions(state, 1)
 
 
 def test_does_legal_actions_offer_the_escape_choice_and_only_tokens_the_bag_holds():
@@ -431,9 +431,9 @@ def test_does_legal_actions_offer_the_escape_choice_and_only_tokens_the_bag_hold
     state["players"]["1"]["escape"] = True
     state = play(state, (None, {"type": "bag", **BOX, "axe": 0}), search(1, "jason"), search(2, "pan"))
     offered = rules.legal_actions(state, 1)
-    assert {"type": "search", "supply": "jason", "escape": "use"} in offered
-    assert {"type": "search", "supply": "jason", "escape": "keep"} in offered
-    assert {"type": "search", "supply": "jason"} not in offered
+    assert {"type": "search", "whose": 1, "supply": "jason", "escape": "use"} in offered
+    assert {"type": "search", "whose": 1, "supply": "jason", "escape": "keep"} in offered
+    assert {"type": "search", "whose": 1, "supply": "jason"} not in offered
     assert not any(action.get("supply") == "axe" for action in offered)
 
 
@@ -444,14 +444,14 @@ def test_does_the_drop_off_list_show_only_the_night_being_scored():
     assert {entry["night"] for entry in state["last_drop_offs"]} == {1} and len(state["last_drop_offs"]) == 3
     state = play(card(state), back(3), back(1), back(2), drop(2))
     assert [(entry["seat"], entry["night"]) for entry in state["last_drop_offs"]] == [(2, 2)]
-    assert rules.view(state, None)["last_scored"][0]["night"] == 2
+    assert rules.view(state, Viewer.host())["last_scored"][0]["night"] == 2
 
 
 def test_does_a_drop_off_after_a_jason_attack_say_why_there_is_no_bravery_bonus():
     state = play(card(table(2)), search(1, "jason"), search(2, "pan"), search(1, "jason"), back(2))
-    choices = rules.view(state, 1)["drop_offs"]["1"]
+    choices = rules.view(state, Viewer.of_seat(1))["drop_offs"]["1"]
     assert choices["attacked"] and choices["bravery"] == 0
-    assert rules.view(state, 1)["mine"]["attacked"]
+    assert rules.view(state, Viewer.of_seat(1))["mine"]["attacked"]
     state = play(state, drop(1))
     assert state["last_drop_offs"][0]["attacked"]
 
@@ -501,8 +501,10 @@ def completed(state: dict, template: dict, generator: random.Random, seat: int |
     """A legal_actions template with the details a real table would add (the card, the count, the drop-off choice)."""
     action = dict(template)
     if action["type"] == "critical":
+        action = {"type": "critical"}
         action.update({"points": generator.randint(1, 10), generator.choice(SUPPLIES): generator.randint(1, 2)})
     elif action["type"] == "bag":  # the box as counted; never less than what is out of the bag already
+        action = {"type": "bag"}
         out = rules.out_of_bag(state)
         box = {token: max(BOX[token], out[token]) for token in BOX}
         if sum(box.values()) > 67:
@@ -510,7 +512,7 @@ def completed(state: dict, template: dict, generator: random.Random, seat: int |
         action.update(box)
     elif action["type"] == "drop-off":
         seat = action.get("whose") or seat
-        choices = rules.view(state, seat)["drop_offs"][str(seat)]
+        choices = rules.view(state, Viewer.of_seat(seat))["drop_offs"][str(seat)]
         action["keep"] = generator.choice(choices["choices"])["value"]
         if "defense" in action:
             action["defense"] = generator.randint(0, state["players"][str(seat)]["fear_cards"])
@@ -521,8 +523,8 @@ def completed(state: dict, template: dict, generator: random.Random, seat: int |
 
 def legal_random_move(state: dict, generator: random.Random, counted: bool = True) -> tuple[int | None, dict]:
     """A move a real table could make now, picked from legal_actions: mostly the turn, sometimes an out-of-turn one."""
-    if state["critical"] is None and state["phase"] == "night":
-        return None, completed(state, {"type": "critical"}, generator)
+    if state["critical"] is None and rules.critical_open(state) and generator.random() < 0.3:
+        return None, completed(state, {"type": "critical"}, generator)  # the card, now or after some returns
     seat = state["turn"] if state["phase"] == "night" else generator.choice(
         [seat for seat in state["seats"] if not state["players"][str(seat)]["dropped"]])
     offered = [action for action in rules.legal_actions(state, seat)]
@@ -540,7 +542,7 @@ def legal_random_move(state: dict, generator: random.Random, counted: bool = Tru
             if rules.escape_usable(state, state["players"][str(other)]):
                 action["escape"] = generator.choice(["use", "keep"])
             return None, action
-    weights = {"search": 8, "return": 2, "fear": 1, "defense": 0.2, "escape": 0.5, "drop-off": 1}
+    weights = {"search": 8, "return": 2, "fear": 1, "defense": 0.2, "escape": 0.5, "drop-off": 1, "stash": 1}
     template = generator.choices(offered, [weights[action["type"]] / max(1, sum(
         1 for other in offered if other["type"] == action["type"])) for action in offered])[0]
     return seat, completed(state, template, generator, seat)
@@ -610,7 +612,8 @@ def test_a_random_game_of_five_nights_plays_to_the_end(players, mode, counted):
         seat, action = legal_random_move(state, generator, counted)
         state, events = act(state, seat, **action)
         assert events and all(event.text for event in events)
-        assert rules.view(state, generator.choice([None, *state["seats"]]))["night"] == state["night"]
+        viewer = generator.choice([Viewer.host(), *map(Viewer.of_seat, state["seats"])])
+        assert rules.view(state, viewer)["night"] == state["night"]
         check_invariants(state, counted)
         nights_seen.add(state["night"])
     assert state["phase"] == "over" and state["night"] == 5 and nights_seen == {1, 2, 3, 4, 5}
