@@ -311,3 +311,16 @@ def test_can_the_host_record_a_second_jason_from_a_fear_card_with_the_fix_a_boar
     page = words(host.get(f"/t/{code}"))
     assert "recorded a second Jason token on Counselor 1's Player Board: SECOND JASON ATTACK!" in page
     assert "fled from Jason, Cabin 1st" in page and "Bo 's turn" in page  # Bo's turn goes on
+
+
+def test_a_phone_returns_before_the_card_and_the_host_sees_the_reading_in_force(hosted):
+    """Return to the Cabin is always offered; the Critical Supply section says which reading counts the set."""
+    code, host, ann = hosted["code"], hosted["host"], hosted["phones"]["Ann"]
+    page = words(ann.get(f"/t/{code}/seats/1"))
+    assert "Return to the Cabin" in page and "the claim is checked when it is (Backpack not counted)" in page
+    assert form_act(ann, code, {"type": "return"}, f"/t/{code}/seats/1").status_code == 200
+    host_page = words(host.get(f"/t/{code}"))
+    assert "Back at the Cabin already: Ann" in host_page
+    assert "not the Backpack. assumed" in host_page
+    assert form_act(host, code, {"type": "critical", "pan": "0", "axe": "1", "points": "5"}).status_code == 200
+    assert "Claimed by" not in words(host.get(f"/t/{code}"))

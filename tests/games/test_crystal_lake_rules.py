@@ -18,9 +18,10 @@ SPEC = REGISTRY["crystal-lake"]
 BOX = {"pan": 14, "flashlight": 12, "gasoline": 11, "cleaver": 10, "car_keys": 7, "axe": 5, "jason": 8}  # a test box
 
 
-def table(players: int = 3, mode: str = "advanced", first: int = 1) -> dict:
+def table(players: int = 3, mode: str = "advanced", first: int = 1, critical_set: str = "board") -> dict:
     """A new table's state, set up through the same options a host picks."""
-    options, seats = SPEC.configure({"players": players, "mode": mode, "first_player": first})
+    options, seats = SPEC.configure({"players": players, "mode": mode, "first_player": first,
+                                     "critical_set": critical_set})
     profile = {key: entry.value for key, entry in SPEC.profile.items()}
     return rules.new_state(list(range(1, len(seats) + 1)), options, profile)
 
@@ -592,15 +593,15 @@ def every_offer_is_accepted(state: dict, generator: random.Random) -> None:
         act(state, seat, **completed(state, template, generator, seat))
 
 
-VARIANTS = [(players, mode, counted) for players in range(2, 7) for mode in ("basic", "advanced")
-            for counted in (True, False)]
+VARIANTS = [(players, mode, counted, reading) for players in range(2, 7) for mode in ("basic", "advanced")
+            for counted in (True, False) for reading in ("board", "backpack")]
 
 
-@pytest.mark.parametrize("players, mode, counted", VARIANTS)
-def test_a_random_game_of_five_nights_plays_to_the_end(players, mode, counted):
+@pytest.mark.parametrize("players, mode, counted, reading", VARIANTS)
+def test_a_random_game_of_five_nights_plays_to_the_end(players, mode, counted, reading):
     """Every setup (2-6 players, basic/advanced, bag counted or not, any first player) reaches the end of Night 5."""
-    generator = random.Random(f"{players}{mode}{counted}")
-    state = table(players, mode=mode, first=generator.randint(1, players))
+    generator = random.Random(f"{players}{mode}{counted}{reading}")
+    state = table(players, mode=mode, first=generator.randint(1, players), critical_set=reading)
     if counted:
         state = play(state, (None, {"type": "bag", **BOX}))
     nights_seen = {1}
@@ -626,3 +627,99 @@ def test_a_random_game_of_five_nights_plays_to_the_end(players, mode, counted):
         assert player["backpack"] == [] and player["board"] == rules.empty_board()  # everything dropped off at the end
         assert player["fear_cards"] == 0 and not player["escape"]  # traded in for points
     assert rules.legal_actions(state, None) == []
+
+
+# ---- issue 17: Return to the Cabin before the card, the Hidden Stash, the Critical Supply reading -------------------
+
+def test_a_counselor_may_return_before_the_card_is_entered_and_claims_it_when_it_is():
+    """'Each turn a player may do one of three things: ... Return to the Cabin': the card entered later still pays the
+    first counselor back with its set, in return order."""
+    state = play(table(3), search(1, "pan"), search(2, "axe"), search(3, "pan"))
+    state, events = act(state, 1, type="return")
+    assert state["players"]["1"]["returned"] and state["critical"] is None
+    assert "claim is checked when it is" in events[0].text
+    state = play(state, search(2, "pan"), back(3))  # Counselor 3 also holds a Pan, but came back second
+    state, events = act(state, None, type="critical", pan=1, points=7)
+    assert state["critical"]["claimed_by"] == 1 and [entry["critical"] for entry in state["cabin"]] == [7, 0]
+    assert "Counselor 1 was first back with it: +7 points" in events[0].text
+    refused(state, None, "already claimed", type="critical", axe=1, points=3)
+    state = play(state, back(2), drop(1), drop(2), drop(3))
+    assert state["players"]["1"]["nights"][0]["critical"] == 7 and state["players"]["3"]["nights"][0]["critical"] == 0
+
+
+def test_a_card_nobody_back_holds_is_claimed_at_once_by_the_next_to_return_with_it():
+    state = play(table(2), back(1))
+    state, events = act(state, None, type="critical", cleaver=1, points=4)
+    assert state["critical"]["claimed_by"] is None and "first back with it" not in events[0].text
+    state = play(state, search(2, "cleaver"))
+    state, events = act(state, 2, type="return")
+    assert state["critical"]["claimed_by"] == 2 and "+4 points" in events[0].text
+
+
+def test_the_card_can_be_entered_after_the_last_return_until_the_first_drop_off():
+    state = play(table(2), search(1, "axe"), back(2), back(1))
+    assert state["phase"] == "drop-off"
+    assert any(offer["type"] == "critical" for offer in rules.legal_actions(state, None))
+    claimed = play(state, (None, {"type": "critical", "axe": 1, "points": 6}))
+    assert claimed["cabin"][1]["critical"] == 6
+    late = play(state, drop(2))
+    refused(late, None, "The drop-off has begun", type="critical", axe=1, points=6)
+    assert not any(offer["type"] == "critical" for offer in rules.legal_actions(late, None))
+
+
+def test_a_hidden_stash_keeps_its_supplies_through_a_second_jason_attack():
+    """'Supply Tokens that are safe in the player's Backpack or on a Hidden Stash Fear Card do not need to be returned
+    to the bag.'"""
+    state = play(table(2), (None, {"type": "bag", **BOX}), search(1, "axe"), search(2, "pan"), search(1, "cleaver"),
+                 search(2, "pan"))
+    refused(state, 1, "no Hidden Stash in play", type="stash", supply="axe", count=1)
+    state = play(state, (1, {"type": "fear", "card": "hidden-stash"}), search(2, "pan"))
+    assert {"type": "stash", "whose": 1, "supply": "axe", "count": 1} in rules.legal_actions(state, 1)
+    refused(state, 1, "holds 1 Axe, not 2", type="stash", supply="axe", count=2)
+    refused(state, 1, "Jason token can't be hidden", type="stash", supply="jason", count=1)
+    refused(state, 1, "already has a Hidden Stash", type="fear", card="hidden-stash")
+    bag_before = rules.bag_now(state)
+    state = play(state, (1, {"type": "stash", "supply": "axe", "count": 1}))
+    assert state["players"]["1"]["stash"]["axe"] == 1 and state["players"]["1"]["board"]["axe"] == 0
+    assert rules.bag_now(state) == bag_before  # moved, not drawn
+    state = play(state, search(1, "jason"), search(2, "pan"))
+    state, events = act(state, 1, type="search", supply="jason")
+    one = state["players"]["1"]
+    assert one["returned"] and one["board"] == rules.empty_board() and one["stash"]["axe"] == 1
+    assert "The Hidden Stash keeps its 1 Supply safe" in events[0].text
+    assert rules.bag_now(state)["cleaver"] == BOX["cleaver"] and rules.bag_now(state)["axe"] == BOX["axe"] - 1
+    state = play(state, back(2), drop(2))
+    state, _ = act(state, 1, type="drop-off")
+    night = state["players"]["1"]["nights"][0]
+    assert night["drop_off"] == 8 and night["bravery"] == 0  # the stashed Axe scores; fled, so no Bravery Bonus
+    assert state["players"]["1"]["stash"]["axe"] == 0 and not state["players"]["1"]["stash_card"]
+
+
+def test_a_hidden_stash_takes_no_target():
+    refused(table(2), 1, "leave the target out", type="fear", card="hidden-stash", target=2)
+    refused(table(2), 1, "Say which Fear Card", type="fear", card="chainsaw")
+
+
+@pytest.mark.parametrize("reading, claims", [("board", False), ("backpack", True)])
+def test_the_critical_supply_reading_decides_whether_the_backpack_counts(reading, claims):
+    """'If you are the first player to return with the Supplies shown on the Critical Supply Card': the board (and a
+    Hidden Stash) by default; with the other reading, the Backpack's saved Supplies too."""
+    state = card(table(2, critical_set=reading), points=5, axe=1)
+    state = play(state, search(1, "axe"), search(2, "pan"), back(1), back(2), drop(1, keep=["axe"]), drop(2))
+    assert state["players"]["1"]["backpack"] == ["axe"]
+    state = card(state, points=5, axe=1)
+    assert state["turn"] == 2  # the last back to the Cabin starts Night 2
+    state = play(state, search(2, "pan"), back(1))  # Counselor 1 comes back with an empty board, the Axe saved
+    assert (state["critical"]["claimed_by"] == 1) is claims
+    shown = rules.view(state, Viewer.of_seat(1))["readings"]["critical_set"]
+    assert shown["value"] == reading and shown["source"] == "assumed"
+    assert ("not the Backpack" in shown["text"]) is not claims
+
+
+def test_an_unknown_reading_is_refused_at_setup_with_a_sentence():
+    with pytest.raises(Exception, match="must be one of: board, backpack"):
+        SPEC.configure({"players": 3, "critical_set": "pocket"})
+    assert rules.reading(table(2), "critical_set") == "board"
+    old = table(2)
+    del old["readings"]  # a table stored before the reading was an option plays with the default
+    assert rules.reading(old, "critical_set") == "board"
