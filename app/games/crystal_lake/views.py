@@ -201,9 +201,8 @@ def turn_text(state: State) -> str:
         return over.text if over else "Help has arrived."
     if state["phase"] == "drop-off":
         waiting = rules.turn_seats(state)
-        return (f"Everyone is back at the Cabin: drop off supplies (waiting for "
-                f"{listing(rules.seat_name(seat) for seat in waiting)}).")
-    return f"{rules.seat_name(state['turn'])}'s turn: search, play a Fear Card or return to the Cabin."
+        return f"Drop off supplies: waiting for {listing(rules.seat_name(seat) for seat in waiting)}."
+    return f"{rules.seat_name(state['turn'])}'s turn on Night {state['night']}."
 
 
 def board_check(state: State) -> list[str]:
