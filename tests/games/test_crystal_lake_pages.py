@@ -324,3 +324,21 @@ def test_a_phone_returns_before_the_card_and_the_host_sees_the_reading_in_force(
     assert "not the Backpack. assumed" in host_page
     assert form_act(host, code, {"type": "critical", "pan": "0", "axe": "1", "points": "5"}).status_code == 200
     assert "Claimed by" not in words(host.get(f"/t/{code}"))
+
+
+def test_a_phone_plays_the_hidden_stash_and_hides_a_supply_through_the_forms(hosted):
+    """The Hidden Stash's controls appear once its card is played; what is hidden shows in the board check."""
+    code, host, ann, bo = hosted["code"], hosted["host"], hosted["phones"]["Ann"], hosted["phones"]["Bo"]
+    ann_page, bo_page = f"/t/{code}/seats/1", f"/t/{code}/seats/2"
+    assert form_act(ann, code, {"type": "search", "supply": "axe"}, ann_page).status_code == 200
+    assert form_act(bo, code, {"type": "search", "supply": "pan"}, bo_page).status_code == 200
+    assert form_act(host, code, {"type": "search", "supply": "pan", "whose": "3"}).status_code == 200
+    assert "Hidden Stash: move Supplies" not in words(ann.get(ann_page))
+    assert form_act(ann, code, {"type": "fear", "card": "hidden-stash"}, ann_page).status_code == 200
+    page = words(ann.get(ann_page))
+    assert "Hidden Stash: move Supplies from the board onto the card" in page and "Axes to hide" in page
+    too_many = form_act(ann, code, {"type": "stash", "supply": "axe", "count": "2"}, ann_page)
+    assert too_many.status_code == 422 and "holds 1 Axe, not 2" in page_text(too_many)
+    assert form_act(ann, code, {"type": "stash", "supply": "axe", "count": "1"}, ann_page).status_code == 200
+    page = words(ann.get(ann_page))
+    assert "Hidden Stash 1 Axe" in page and "Your board nothing" in page
