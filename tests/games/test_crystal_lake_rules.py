@@ -1,49 +1,44 @@
 """Camp Crystal Lake's rules without Flask: turns, Jason attacks, Escape tokens, the Bravery track, five nights."""
 
-import copy
 import json
 import random
 from fractions import Fraction
 
 import pytest
 
-from app.dice import TableDice
 from app.games import REGISTRY
-from app.games.contract import IllegalAction, Viewer
+from app.games.contract import Viewer
 from app.games.crystal_lake import rules
 from app.games.crystal_lake.scoring import SUPPLIES
 from app.games.words import percent
+
+from .rules_helpers import RulesUnderTest, opening
 
 SPEC = REGISTRY["crystal-lake"]
 BOX = {"pan": 14, "flashlight": 12, "gasoline": 11, "cleaver": 10, "car_keys": 7, "axe": 5, "jason": 8}  # a test box
 
 
+RULES = RulesUnderTest(rules)  # the shared helpers: act, refused (state, seat, **move) as in every game's tests
+act = RULES.act
+
+
 def table(players: int = 3, mode: str = "advanced", first: int = 1, critical_set: str = "board") -> dict:
-    """A new table's state, set up through the same options a host picks."""
-    options, seats = SPEC.configure({"players": players, "mode": mode, "first_player": first,
-                                     "critical_set": critical_set})
-    profile = {key: entry.value for key, entry in SPEC.profile.items()}
-    return rules.new_state(list(range(1, len(seats) + 1)), options, profile)
-
-
-def act(state: dict, seat: int | None, **action) -> tuple[dict, list]:
-    return rules.apply(state, {**action, "seat": seat}, TableDice("ab" * 32, 0, "someone"))
+    """A new table's state, set up through the same checks a host's setup form goes through."""
+    return opening(SPEC, {"players": players, "mode": mode, "first_player": first, "critical_set": critical_set})
 
 
 def play(state: dict, *moves: tuple) -> dict:
-    """Apply (seat, {action}) pairs in order; each must be legal."""
-    for seat, action in moves:
-        state, _ = act(state, seat, **action)
+    """Apply (seat, {move}) pairs in order; each must be legal."""
+    for seat, move in moves:
+        state = RULES.play(state, seat, **move)
     return state
 
 
-def refused(state: dict, seat: int | None, message: str, **action) -> None:
-    """The action is refused with a sentence containing `message`, and the state it was given is untouched."""
-    before = copy.deepcopy(state)
-    with pytest.raises(IllegalAction) as caught:
-        act(state, seat, **action)
-    assert message in str(caught.value)
-    assert str(caught.value).endswith((".", ")")) and state == before
+def refused(state: dict, seat: int | None, message: str, **move) -> str:
+    """Refused with a sentence containing `message` (a whole sentence), and the state byte-identical."""
+    sentence = RULES.refused(state, seat, message, **move)
+    assert sentence.endswith((".", ")")), sentence
+    return sentence
 
 
 def card(state: dict, points: int = 5, **supplies) -> dict:
