@@ -342,3 +342,12 @@ def test_a_phone_plays_the_hidden_stash_and_hides_a_supply_through_the_forms(hos
     assert form_act(ann, code, {"type": "stash", "supply": "axe", "count": "1"}, ann_page).status_code == 200
     page = words(ann.get(ann_page))
     assert "Hidden Stash 1 Axe" in page and "Your board nothing" in page
+
+
+def test_the_host_enters_the_seating_and_every_screen_says_how_turns_go_round(hosted):
+    code, host, ann = hosted["code"], hosted["host"], hosted["phones"]["Ann"]
+    assert "Turns go round: Ann → Bo → Counselor 3 (seat order assumed" in words(ann.get(f"/t/{code}/seats/1"))
+    assert form_act(host, code, {"type": "seating", "order": "1, 3, 2"}).status_code == 200
+    assert "Turns go round: Ann → Counselor 3 → Bo." in words(ann.get(f"/t/{code}/seats/1"))
+    bad = form_act(host, code, {"type": "seating", "order": "1, 1, 2"})
+    assert bad.status_code == 422 and "Name each of the 3 seats once" in page_text(bad)

@@ -718,3 +718,19 @@ def test_an_unknown_reading_is_refused_at_setup_with_a_sentence():
     old = table(2)
     del old["readings"]  # a table stored before the reading was an option plays with the default
     assert rules.reading(old, "critical_set") == "board"
+
+
+def test_turns_go_round_the_seating_the_host_enters():
+    """'each Player taking turns': seat order until the host enters how the table really sits."""
+    state = table(4)
+    assert rules.view(state, Viewer.host())["seating"]["assumed"]
+    state, events = act(state, None, type="seating", order=[1, 4, 3, 2])
+    assert "Counselor 1, Counselor 4, Counselor 3, Counselor 2" in events[0].text
+    state = play(state, search(1, "pan"))
+    assert state["turn"] == 4
+    state = play(state, search(4, "pan"), back(3))
+    assert state["turn"] == 2 and not rules.view(state, Viewer.host())["seating"]["assumed"]
+    refused(state, None, "already go round in that order", type="seating", order=[2, 1, 4, 3])
+    for bad in ([1, 2, 3], [1, 1, 2, 3], [1, 2, 3, 9], "1, 2"):
+        refused(state, None, "Name each of the 4 seats once", type="seating", order=bad)
+    refused(state, 2, "for the host screen", type="seating", order=[1, 2, 3, 4])

@@ -24,7 +24,8 @@ Readings the text settles, or that no option would change, kept in the code:
   not need to be returned to the bag." The card's own text is not in the rulebook: the app records the Supplies moved
   from the Player Board onto a played Hidden Stash, keeps them through a Second Jason Attack, and drops them off with
   the board at the end of the night (the card then goes to the discard pile).
-- Turns go round by seat number: the rulebook says only "each Player taking turns".
+- Turns go round the table, which the app can't see: "each Player taking turns". Until the host enters the seating
+  (`seating`, shown as assumed on the screens), seat order stands for it.
 - "The last player to Return to the Cabin also takes the first turn on the next night."
 - A tie after the fifth night is shared: "The player with the most points is the winner!" names no tie-break.
 """
@@ -37,7 +38,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..contract import Event, IllegalAction, Outcome, Viewer, seen
-from ..moves import Choice, Count, Field, Move, Moves, MoveType, SeatField, Whose
+from ..moves import Choice, Count, Field, Move, Moves, MoveType, Numbers, SeatField, Whose
 from ..words import listing, plural
 from . import CRITICAL_SET, PROFILE
 from .scoring import (
@@ -93,6 +94,7 @@ def new_state(seats: list[int], options: dict[str, Any], profile: dict[str, Any]
     dealt = profile["fear_cards_dealt"]
     return {
         "seats": list(seats),
+        "order": list(seats),  # round the table: seat order until the host enters the seating
         "mode": options.get("mode", "advanced"),
         "readings": {key: options.get(key, option.default) for key, option in READINGS.items()},
         "nights": profile["nights"],
@@ -178,15 +180,29 @@ def holds_set(board: Mapping[str, int], wanted: Mapping[str, int]) -> bool:
 def next_turn(state: State, after: int) -> int | None:
     """The next seat by seat number after `after` that is still searching; None if everyone returned.
 
-    The rulebook says only "each Player taking turns"; seat order stands for going round the table.
+    The rulebook says only "each Player taking turns": seat order stands for going round the table until the host
+    enters the seating (`seating`).
     """
-    seats = state["seats"]
+    seats = seating_of(state)
     start = seats.index(after)
     for step in range(1, len(seats) + 1):
         seat = seats[(start + step) % len(seats)]
         if not state["players"][str(seat)]["returned"]:
             return seat
     return None
+
+
+def seating_of(state: State) -> list[int]:
+    """The seats in the order they sit round the table (a table stored before the seating was kept: seat order)."""
+    return state.get("order") or list(state["seats"])
+
+
+def same_round(first: list[int], second: list[int]) -> bool:
+    """Whether two seatings go round the table the same way, whoever is named first."""
+    if sorted(first) != sorted(second) or not first:
+        return False
+    start = second.index(first[0])
+    return second[start:] + second[:start] == first
 
 
 def total_points(player: dict[str, Any]) -> int:
@@ -863,6 +879,31 @@ def set_hand(state: State, move: Move, seat: int):
                          f"(was {player['fear_cards']}).")]
 
 
+def _seating_refused(state: State, move: Mapping[str, Any], value: Any) -> str:
+    count = len(state["seats"])
+    return (f"Name each of the {count} seats once, in the order you sit round the table, like "
+            f"{', '.join(str(seat) for seat in seating_of(state))}.")
+
+
+@MOVES.move("seating", "Entering the seating",
+            Numbers("order", "the seats in the order you sit round the table", length=6, low=1,
+                    high=lambda state, move: max(state["seats"]), picked=True,
+                    ask="Say the seats in the order you sit round the table, like 1, 3, 2.",
+                    wrong=_seating_refused, too_low=_seating_refused, too_high=_seating_refused),
+            by="host", correction=True, label="Save the seating")
+def seating(state: State, move: Move, rng: Any):
+    """'Each Player taking turns': round the table, which the app can't see; seat order until the host enters it."""
+    order = move["order"]
+    if sorted(order) != sorted(state["seats"]):
+        raise IllegalAction(_seating_refused(state, move, order))
+    if same_round(order, seating_of(state)):
+        raise IllegalAction("Turns already go round in that order.")
+    after = copy.deepcopy(state)
+    after["order"] = list(order)
+    return after, [Event(f"entered the seating round the table: {', '.join(seat_name(seat) for seat in order)}; "
+                         "turns go round in that order.")]
+
+
 apply = MOVES.apply
 
 
@@ -940,6 +981,9 @@ def _offer_host(state: State) -> list[dict[str, Any]]:
     if sum(out.values()) < BOX_TOKENS:
         offers.append({"type": "bag", **{token: count for token, count in out.items() if count},
                        SUPPLIES[0]: out[SUPPLIES[0]] + 1})
+    order = seating_of(state)
+    if len(order) > 2:  # the other way round the table (two seats go round only one way)
+        offers.append({"type": "seating", "order": [order[0], *reversed(order[1:])]})
     for seat in state["seats"]:
         offers += _offer_corrections(state, seat)
     return offers

@@ -101,7 +101,7 @@ def bag_view(state: State) -> dict[str, Any] | None:
 
 def turn_order(state: State) -> list[int]:
     """Seats from the first player of the night round the table."""
-    seats = state["seats"]
+    seats = rules.seating_of(state)
     start = state["starter"] if state["starter"] in seats else seats[0]
     index = seats.index(start)
     return seats[index:] + seats[:index]
@@ -192,6 +192,14 @@ def mine(state: State, seat: int) -> dict[str, Any]:
             "counts": dict(player["board"])}
 
 
+def seating(state: State) -> dict[str, Any]:
+    """Round the table: the order turns go in, and whether it is only assumed (seat order) or the host's entry."""
+    order = rules.seating_of(state)
+    assumed = rules.same_round(order, list(state["seats"]))
+    return {"order": order, "text": ", ".join(str(seat) for seat in order), "assumed": assumed,
+            "source": "assumed" if assumed else "entered"}
+
+
 # ---- the shared keys' words ----------------------------------------------------------------------------------------
 
 def turn_text(state: State) -> str:
@@ -237,6 +245,7 @@ def derive(state: State, seat: int | None) -> dict[str, Any]:
         "readings": readings(state),
         "supplies": supplies(state),
         "box_tokens": rules.BOX_TOKENS,
+        "seating": seating(state),
         "seat_names": {str(number): rules.seat_name(number) for number in state["seats"]},
         "turn_name": rules.seat_name(state["turn"]) if state["turn"] else None,
         "final_night": state["night"] == state["nights"],
@@ -294,7 +303,7 @@ VIEW_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["seats", "mode", "readings", "nights", "night", "phase", "turn_seat", "turn_name", "values",
                  "bravery_points", "cabin", "critical", "box", "players", "supplies", "box_tokens", "night_track",
-                 "cabin_spaces", "critical_card", "bag", "order", "scoreboard", "standings", "drop_offs",
+                 "cabin_spaces", "critical_card", "bag", "order", "seating", "scoreboard", "standings", "drop_offs",
                  "last_scored", "mine", "acting", "targets"],
     "properties": {
         "seats": {"type": "array", "items": {"type": "integer"}},
@@ -320,6 +329,9 @@ VIEW_SCHEMA: dict[str, Any] = {
         "last_drop_offs": {"type": "array"},
         "supplies": {"type": "array", "items": {"type": "object", "required": ["key", "one", "many", "value"]}},
         "box_tokens": {"type": "integer", "minimum": 1},
+        "seating": {"type": "object", "required": ["order", "text", "assumed", "source"],
+                    "properties": {"order": {"type": "array", "items": {"type": "integer"}},
+                                   "source": {"enum": ["assumed", "entered"]}}},
         "seat_names": {"type": "object", "additionalProperties": {"type": "string"}},
         "final_night": {"type": "boolean"},
         "jason_waiting": {"type": "integer", "minimum": 0},
