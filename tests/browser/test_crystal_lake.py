@@ -6,6 +6,7 @@ import pytest
 
 from tests.browser.conftest import HOST, PHONE, join, new_table, page_width, shoot
 from tests.browser.test_join_by_qr import serious_violations
+from tests.browser.test_table_at_night import SMALL_TV, TV, api, inside
 
 pytestmark = pytest.mark.browser
 
@@ -37,7 +38,7 @@ def test_three_phones_and_a_host_play_a_night_to_its_drop_off(live_server, scree
     bag.get_by_role("button", name="Save the count").click()
     for page in (ann, bo, cy):
         expect(page.locator(".cl-odds")).to_contain_text("4 of the 63 tokens in the Camp Bag")
-    expect(ann.locator(".cl-odds-big")).to_have_text("6.3%")
+    expect(ann.locator(".cl-odds-big")).to_have_text("6%")  # 4 of 63: one percent() for every game
     shoot(ann, "crystal-lake-phone-turn")
 
     # A night: Ann finds a Pan, Bo a Cleaver, Cy an Axe; Ann and Bo return; Bo out of turn is refused.
@@ -94,3 +95,40 @@ def test_the_calculator_works_on_a_phone(live_server, screens):
     assert page_width(phone) <= 390
     assert serious_violations(phone) == []
     shoot(phone, "crystal-lake-calculator")
+
+
+@pytest.mark.parametrize("size", [TV, SMALL_TV], ids=["1920x1080", "1280x720"])
+def test_the_board_shows_the_night_the_cabin_and_the_scores_with_nothing_to_scroll(live_server, screens, size):
+    """Issue 15: /t/CODE/board on the TV: night track, Cabin spaces and scoreboard inside the screen, no control."""
+    from playwright.sync_api import expect
+
+    table = api(live_server, "/api/tables", {"game": "crystal-lake", "options": {"players": 6}})
+    code, host = table["code"], table["host_token"]
+    tokens = [api(live_server, f"/api/tables/{code}/join", {"name": name, "key": table["join_key"]})["seat_token"]
+              for name in ("Ann", "Bo", "Cy")]
+    moves = [(tokens[0], {"type": "search", "supply": "pan"}), (tokens[1], {"type": "search", "supply": "jason"}),
+             (tokens[2], {"type": "return"}), (host, {"type": "search", "supply": "axe", "whose": 4}),
+             (host, {"type": "return", "whose": 5}), (host, {"type": "critical", "pan": 1, "points": 5})]
+    for token, move in moves:
+        api(live_server, f"/api/tables/{code}/actions", move, token)
+    tv = screens(size | {"extra_http_headers": {"Authorization": f"Bearer {host}"}})
+    tv.goto(f"{live_server}/t/{code}/board")
+    expect(tv.locator(".cl-board")).to_be_visible()
+    expect(tv.locator(".cl-board-cabin li").first).to_contain_text("Cy")
+    shoot(tv, f"board-crystal-lake-{size['viewport']['width']}")
+    for part in (".whose-turn", ".cl-board-track", ".cl-board-critical", ".cl-board-cabin", ".cl-board-scores",
+                 ".board-qr"):
+        assert inside(tv, tv.locator(part).first), part
+    main = tv.locator(".board-main").bounding_box()
+    for row in range(6):
+        assert inside(tv, tv.locator(".cl-board-scores tbody tr").nth(row)), row
+        total = tv.locator(".cl-board-scores .cl-total").nth(row).bounding_box()  # not clipped by the board's frame
+        assert total["x"] + total["width"] <= main["x"] + main["width"] + 1, (row, total, main)
+        assert inside(tv, tv.locator(".cl-board-cabin li").nth(row)), row
+    assert tv.evaluate("document.scrollingElement.scrollHeight <= innerHeight && "
+                       "document.scrollingElement.scrollWidth <= innerWidth")
+    assert tv.locator(".board form, .board button, .board input, .board select").count() == 0
+    assert serious_violations(tv) == []
+    api(live_server, f"/api/tables/{code}/actions", {"type": "search", "supply": "cleaver", "whose": 6}, host)
+    expect(tv.locator(".cl-board-scores tr", has_text="Ann")).to_have_class(re.compile("cl-turn-row"))
+    assert screens.problems == [], screens.problems

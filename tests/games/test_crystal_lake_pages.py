@@ -154,7 +154,7 @@ def test_the_host_counts_the_bag_once_and_the_browser_remembers_it(app, hosted):
     assert response.status_code == 200
     assert "crystal_lake_bag=14.12.11.10.7.5.8" in response.headers["Set-Cookie"]
     phone_page = words(ann.get(f"/t/{code}/seats/1"))
-    assert "4 of the 63 tokens in the Camp Bag" in phone_page and "6.3%" in phone_page
+    assert "4 of the 63 tokens in the Camp Bag" in phone_page and "6%" in phone_page  # one percent() for every game
     # a new table on the same browser: the form comes pre-filled from the saved count
     token = csrf_token(host, "/new/crystal-lake")
     created = host.post("/new/crystal-lake", data={"csrf_token": token, "players": "3"})
@@ -311,3 +311,43 @@ def test_can_the_host_record_a_second_jason_from_a_fear_card_with_the_fix_a_boar
     page = words(host.get(f"/t/{code}"))
     assert "recorded a second Jason token on Counselor 1's Player Board: SECOND JASON ATTACK!" in page
     assert "fled from Jason, Cabin 1st" in page and "Bo 's turn" in page  # Bo's turn goes on
+
+
+def test_a_phone_returns_before_the_card_and_the_host_sees_the_reading_in_force(hosted):
+    """Return to the Cabin is always offered; the Critical Supply section says which reading counts the set."""
+    code, host, ann = hosted["code"], hosted["host"], hosted["phones"]["Ann"]
+    page = words(ann.get(f"/t/{code}/seats/1"))
+    assert "Return to the Cabin" in page and "the claim is checked when it is (Backpack not counted)" in page
+    assert form_act(ann, code, {"type": "return"}, f"/t/{code}/seats/1").status_code == 200
+    host_page = words(host.get(f"/t/{code}"))
+    assert "Back at the Cabin already: Ann" in host_page
+    assert "not the Backpack. assumed" in host_page
+    assert form_act(host, code, {"type": "critical", "pan": "0", "axe": "1", "points": "5"}).status_code == 200
+    assert "Claimed by" not in words(host.get(f"/t/{code}"))
+
+
+def test_a_phone_plays_the_hidden_stash_and_hides_a_supply_through_the_forms(hosted):
+    """The Hidden Stash's controls appear once its card is played; what is hidden shows in the board check."""
+    code, host, ann, bo = hosted["code"], hosted["host"], hosted["phones"]["Ann"], hosted["phones"]["Bo"]
+    ann_page, bo_page = f"/t/{code}/seats/1", f"/t/{code}/seats/2"
+    assert form_act(ann, code, {"type": "search", "supply": "axe"}, ann_page).status_code == 200
+    assert form_act(bo, code, {"type": "search", "supply": "pan"}, bo_page).status_code == 200
+    assert form_act(host, code, {"type": "search", "supply": "pan", "whose": "3"}).status_code == 200
+    assert "Hidden Stash: move Supplies" not in words(ann.get(ann_page))
+    assert form_act(ann, code, {"type": "fear", "card": "hidden-stash"}, ann_page).status_code == 200
+    page = words(ann.get(ann_page))
+    assert "Hidden Stash: move Supplies from the board onto the card" in page and "Axes to hide" in page
+    too_many = form_act(ann, code, {"type": "stash", "supply": "axe", "count": "2"}, ann_page)
+    assert too_many.status_code == 422 and "holds 1 Axe, not 2" in page_text(too_many)
+    assert form_act(ann, code, {"type": "stash", "supply": "axe", "count": "1"}, ann_page).status_code == 200
+    page = words(ann.get(ann_page))
+    assert "Hidden Stash 1 Axe" in page and "Your board nothing" in page
+
+
+def test_the_host_enters_the_seating_and_every_screen_says_how_turns_go_round(hosted):
+    code, host, ann = hosted["code"], hosted["host"], hosted["phones"]["Ann"]
+    assert "Turns go round: Ann → Bo → Counselor 3 (seat order assumed" in words(ann.get(f"/t/{code}/seats/1"))
+    assert form_act(host, code, {"type": "seating", "order": "1, 3, 2"}).status_code == 200
+    assert "Turns go round: Ann → Counselor 3 → Bo." in words(ann.get(f"/t/{code}/seats/1"))
+    bad = form_act(host, code, {"type": "seating", "order": "1, 1, 2"})
+    assert bad.status_code == 422 and "Name each of the 3 seats once" in page_text(bad)

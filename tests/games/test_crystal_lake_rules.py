@@ -1,47 +1,44 @@
 """Camp Crystal Lake's rules without Flask: turns, Jason attacks, Escape tokens, the Bravery track, five nights."""
 
-import copy
 import json
 import random
 from fractions import Fraction
 
 import pytest
 
-from app.dice import TableDice
 from app.games import REGISTRY
-from app.games.contract import IllegalAction
+from app.games.contract import Viewer
 from app.games.crystal_lake import rules
 from app.games.crystal_lake.scoring import SUPPLIES
+from app.games.words import percent
+
+from .rules_helpers import RulesUnderTest, opening
 
 SPEC = REGISTRY["crystal-lake"]
 BOX = {"pan": 14, "flashlight": 12, "gasoline": 11, "cleaver": 10, "car_keys": 7, "axe": 5, "jason": 8}  # a test box
 
 
-def table(players: int = 3, mode: str = "advanced", first: int = 1) -> dict:
-    """A new table's state, set up through the same options a host picks."""
-    options, seats = SPEC.configure({"players": players, "mode": mode, "first_player": first})
-    profile = {key: entry.value for key, entry in SPEC.profile.items()}
-    return rules.new_state(list(range(1, len(seats) + 1)), options, profile)
+RULES = RulesUnderTest(rules)  # the shared helpers: act, refused (state, seat, **move) as in every game's tests
+act = RULES.act
 
 
-def act(state: dict, seat: int | None, **action) -> tuple[dict, list]:
-    return rules.apply(state, {**action, "seat": seat}, TableDice("ab" * 32, 0, "someone"))
+def table(players: int = 3, mode: str = "advanced", first: int = 1, critical_set: str = "board") -> dict:
+    """A new table's state, set up through the same checks a host's setup form goes through."""
+    return opening(SPEC, {"players": players, "mode": mode, "first_player": first, "critical_set": critical_set})
 
 
 def play(state: dict, *moves: tuple) -> dict:
-    """Apply (seat, {action}) pairs in order; each must be legal."""
-    for seat, action in moves:
-        state, _ = act(state, seat, **action)
+    """Apply (seat, {move}) pairs in order; each must be legal."""
+    for seat, move in moves:
+        state = RULES.play(state, seat, **move)
     return state
 
 
-def refused(state: dict, seat: int | None, message: str, **action) -> None:
-    """The action is refused with a sentence containing `message`, and the state it was given is untouched."""
-    before = copy.deepcopy(state)
-    with pytest.raises(IllegalAction) as caught:
-        act(state, seat, **action)
-    assert message in str(caught.value)
-    assert str(caught.value).endswith((".", ")")) and state == before
+def refused(state: dict, seat: int | None, message: str, **move) -> str:
+    """Refused with a sentence containing `message` (a whole sentence), and the state byte-identical."""
+    sentence = RULES.refused(state, seat, message, **move)
+    assert sentence.endswith((".", ")")), sentence
+    return sentence
 
 
 def card(state: dict, points: int = 5, **supplies) -> dict:
@@ -136,7 +133,7 @@ def test_a_second_jason_token_is_an_attack_board_to_the_bag_no_bravery_and_an_es
     state, events = act(state, 1, type="search", supply="jason")
     player = state["players"]["1"]
     assert player["returned"] and player["board"] == rules.empty_board() and player["escape"]
-    assert state["cabin"] == [{"seat": 1, "attacked": True, "bravery": 0, "card": False, "critical": 0}]
+    assert state["cabin"] == [{"seat": 1, "attacked": True, "bravery": 0, "card": False, "critical": 0, "carried": {}}]
     assert player["fear_cards"] == 5  # no Bravery card
     assert "SECOND JASON ATTACK" in events[0].text and state["turn"] == 2
 
@@ -203,8 +200,6 @@ def test_returning_without_the_set_claims_nothing_and_a_later_holder_can():
     assert state["critical"]["claimed_by"] == 2 and state["cabin"][1]["critical"] == 4
 
 
-def test_returning_needs_tonights_critical_supply_card_entered():
-    refused(table(2), 1, "Critical Supply card", type="return")
 
 
 # ---- drop-off and the next night -----------------------------------------------------------------------------------
@@ -245,7 +240,7 @@ def test_the_backpack_choice_shows_what_it_costs_tonight():
     state = card(table(2))
     state = play(state, search(1, "pan"), back(2), search(1, "pan"), search(1, "pan"), search(1, "cleaver"),
                  search(1, "cleaver"), back(1))
-    choices = {choice["value"]: choice for choice in rules.view(state, 1)["drop_offs"]["1"]["choices"]}
+    choices = {choice["value"]: choice for choice in rules.view(state, Viewer.of_seat(1))["drop_offs"]["1"]["choices"]}
     assert choices["nothing"]["points"] == 19 and choices["nothing"]["cost"] == 0
     assert choices["cleaver"]["points"] == 3 + 8 and choices["cleaver"]["cost"] == 8
     assert choices["pan"]["points"] == 2 + 8 and choices["pan"]["cost"] == 9  # losing the three of a kind
@@ -352,9 +347,9 @@ def test_the_jason_odds_match_counting_every_token_in_the_bag():
     for _ in range(rules.jason_waiting(state)):
         tokens.remove("jason")
     chance = Fraction(tokens.count("jason"), len(tokens))
-    bag = rules.view(state, 1)["bag"]
+    bag = rules.view(state, Viewer.of_seat(1))["bag"]
     assert (bag["jason"], bag["total"]) == (tokens.count("jason"), len(tokens))
-    assert bag["chance"] == f"{round(float(chance) * 100, 1):g}%"
+    assert bag["chance"] == percent(chance)
 
 
 def test_searching_for_more_tokens_than_the_bag_holds_is_refused():
@@ -364,7 +359,7 @@ def test_searching_for_more_tokens_than_the_bag_holds_is_refused():
 
 
 def test_the_odds_say_so_when_the_bag_isnt_counted():
-    assert rules.view(table(2), 1)["bag"] is None
+    assert rules.view(table(2), Viewer.of_seat(1))["bag"] is None
 
 
 # ---- review regressions: the box's 67 tokens, Jason from a Fear Card, what the screens offer ------------------------
@@ -394,7 +389,8 @@ def test_does_a_second_jason_put_on_a_board_out_of_turn_cause_a_second_jason_att
     state, events = act(state, None, type="set-board", whose=1, cleaver=1, jason=2)
     one = state["players"]["1"]
     assert one["returned"] and one["board"] == rules.empty_board() and one["escape"] and one["escape_night"] == 1
-    assert state["cabin"][-1] == {"seat": 1, "attacked": True, "bravery": 0, "card": False, "critical": 0}
+    assert state["cabin"][-1] == {"seat": 1, "attacked": True, "bravery": 0, "card": False, "critical": 0,
+                                  "carried": {}}
     assert one["fear_cards"] == 5 and state["turn"] == 3  # Counselor 3's turn goes on; no Bravery card
     assert "SECOND JASON ATTACK" in events[0].text and "2nd, dark side up" in events[0].text
     # on the counselor's own turn the attack ends that turn too
@@ -420,10 +416,10 @@ def test_does_a_counselor_back_at_the_cabin_get_offered_a_useless_escape_token_d
     state = table(2)
     state["players"]["1"]["escape"] = True
     state = card(play(state, search(1, "jason"), search(2, "pan")))
-    assert rules.view(state, 1)["mine"]["escape_usable"]
+    assert rules.view(state, Viewer.of_seat(1))["mine"]["escape_usable"]
     state = play(state, back(1))
-    assert not rules.view(state, 1)["mine"]["escape_usable"]
-    assert {"type": "escape"} not in rules.legal_actions(state, 1)
+    assert not rules.view(state, Viewer.of_seat(1))["mine"]["escape_usable"]
+    assert {"type": "escape", "whose": 1} not in rules.legal_actions(state, 1)
 
 
 def test_does_legal_actions_offer_the_escape_choice_and_only_tokens_the_bag_holds():
@@ -431,9 +427,9 @@ def test_does_legal_actions_offer_the_escape_choice_and_only_tokens_the_bag_hold
     state["players"]["1"]["escape"] = True
     state = play(state, (None, {"type": "bag", **BOX, "axe": 0}), search(1, "jason"), search(2, "pan"))
     offered = rules.legal_actions(state, 1)
-    assert {"type": "search", "supply": "jason", "escape": "use"} in offered
-    assert {"type": "search", "supply": "jason", "escape": "keep"} in offered
-    assert {"type": "search", "supply": "jason"} not in offered
+    assert {"type": "search", "whose": 1, "supply": "jason", "escape": "use"} in offered
+    assert {"type": "search", "whose": 1, "supply": "jason", "escape": "keep"} in offered
+    assert {"type": "search", "whose": 1, "supply": "jason"} not in offered
     assert not any(action.get("supply") == "axe" for action in offered)
 
 
@@ -444,14 +440,14 @@ def test_does_the_drop_off_list_show_only_the_night_being_scored():
     assert {entry["night"] for entry in state["last_drop_offs"]} == {1} and len(state["last_drop_offs"]) == 3
     state = play(card(state), back(3), back(1), back(2), drop(2))
     assert [(entry["seat"], entry["night"]) for entry in state["last_drop_offs"]] == [(2, 2)]
-    assert rules.view(state, None)["last_scored"][0]["night"] == 2
+    assert rules.view(state, Viewer.host())["last_scored"][0]["night"] == 2
 
 
 def test_does_a_drop_off_after_a_jason_attack_say_why_there_is_no_bravery_bonus():
     state = play(card(table(2)), search(1, "jason"), search(2, "pan"), search(1, "jason"), back(2))
-    choices = rules.view(state, 1)["drop_offs"]["1"]
+    choices = rules.view(state, Viewer.of_seat(1))["drop_offs"]["1"]
     assert choices["attacked"] and choices["bravery"] == 0
-    assert rules.view(state, 1)["mine"]["attacked"]
+    assert rules.view(state, Viewer.of_seat(1))["mine"]["attacked"]
     state = play(state, drop(1))
     assert state["last_drop_offs"][0]["attacked"]
 
@@ -501,8 +497,10 @@ def completed(state: dict, template: dict, generator: random.Random, seat: int |
     """A legal_actions template with the details a real table would add (the card, the count, the drop-off choice)."""
     action = dict(template)
     if action["type"] == "critical":
+        action = {"type": "critical"}
         action.update({"points": generator.randint(1, 10), generator.choice(SUPPLIES): generator.randint(1, 2)})
     elif action["type"] == "bag":  # the box as counted; never less than what is out of the bag already
+        action = {"type": "bag"}
         out = rules.out_of_bag(state)
         box = {token: max(BOX[token], out[token]) for token in BOX}
         if sum(box.values()) > 67:
@@ -510,7 +508,7 @@ def completed(state: dict, template: dict, generator: random.Random, seat: int |
         action.update(box)
     elif action["type"] == "drop-off":
         seat = action.get("whose") or seat
-        choices = rules.view(state, seat)["drop_offs"][str(seat)]
+        choices = rules.view(state, Viewer.of_seat(seat))["drop_offs"][str(seat)]
         action["keep"] = generator.choice(choices["choices"])["value"]
         if "defense" in action:
             action["defense"] = generator.randint(0, state["players"][str(seat)]["fear_cards"])
@@ -521,8 +519,8 @@ def completed(state: dict, template: dict, generator: random.Random, seat: int |
 
 def legal_random_move(state: dict, generator: random.Random, counted: bool = True) -> tuple[int | None, dict]:
     """A move a real table could make now, picked from legal_actions: mostly the turn, sometimes an out-of-turn one."""
-    if state["critical"] is None and state["phase"] == "night":
-        return None, completed(state, {"type": "critical"}, generator)
+    if state["critical"] is None and rules.critical_open(state) and generator.random() < 0.3:
+        return None, completed(state, {"type": "critical"}, generator)  # the card, now or after some returns
     seat = state["turn"] if state["phase"] == "night" else generator.choice(
         [seat for seat in state["seats"] if not state["players"][str(seat)]["dropped"]])
     offered = [action for action in rules.legal_actions(state, seat)]
@@ -540,7 +538,7 @@ def legal_random_move(state: dict, generator: random.Random, counted: bool = Tru
             if rules.escape_usable(state, state["players"][str(other)]):
                 action["escape"] = generator.choice(["use", "keep"])
             return None, action
-    weights = {"search": 8, "return": 2, "fear": 1, "defense": 0.2, "escape": 0.5, "drop-off": 1}
+    weights = {"search": 8, "return": 2, "fear": 1, "defense": 0.2, "escape": 0.5, "drop-off": 1, "stash": 1}
     template = generator.choices(offered, [weights[action["type"]] / max(1, sum(
         1 for other in offered if other["type"] == action["type"])) for action in offered])[0]
     return seat, completed(state, template, generator, seat)
@@ -590,15 +588,15 @@ def every_offer_is_accepted(state: dict, generator: random.Random) -> None:
         act(state, seat, **completed(state, template, generator, seat))
 
 
-VARIANTS = [(players, mode, counted) for players in range(2, 7) for mode in ("basic", "advanced")
-            for counted in (True, False)]
+VARIANTS = [(players, mode, counted, reading) for players in range(2, 7) for mode in ("basic", "advanced")
+            for counted in (True, False) for reading in ("board", "backpack")]
 
 
-@pytest.mark.parametrize("players, mode, counted", VARIANTS)
-def test_a_random_game_of_five_nights_plays_to_the_end(players, mode, counted):
+@pytest.mark.parametrize("players, mode, counted, reading", VARIANTS)
+def test_a_random_game_of_five_nights_plays_to_the_end(players, mode, counted, reading):
     """Every setup (2-6 players, basic/advanced, bag counted or not, any first player) reaches the end of Night 5."""
-    generator = random.Random(f"{players}{mode}{counted}")
-    state = table(players, mode=mode, first=generator.randint(1, players))
+    generator = random.Random(f"{players}{mode}{counted}{reading}")
+    state = table(players, mode=mode, first=generator.randint(1, players), critical_set=reading)
     if counted:
         state = play(state, (None, {"type": "bag", **BOX}))
     nights_seen = {1}
@@ -610,7 +608,8 @@ def test_a_random_game_of_five_nights_plays_to_the_end(players, mode, counted):
         seat, action = legal_random_move(state, generator, counted)
         state, events = act(state, seat, **action)
         assert events and all(event.text for event in events)
-        assert rules.view(state, generator.choice([None, *state["seats"]]))["night"] == state["night"]
+        viewer = generator.choice([Viewer.host(), *map(Viewer.of_seat, state["seats"])])
+        assert rules.view(state, viewer)["night"] == state["night"]
         check_invariants(state, counted)
         nights_seen.add(state["night"])
     assert state["phase"] == "over" and state["night"] == 5 and nights_seen == {1, 2, 3, 4, 5}
@@ -623,3 +622,115 @@ def test_a_random_game_of_five_nights_plays_to_the_end(players, mode, counted):
         assert player["backpack"] == [] and player["board"] == rules.empty_board()  # everything dropped off at the end
         assert player["fear_cards"] == 0 and not player["escape"]  # traded in for points
     assert rules.legal_actions(state, None) == []
+
+
+# ---- issue 17: Return to the Cabin before the card, the Hidden Stash, the Critical Supply reading -------------------
+
+def test_a_counselor_may_return_before_the_card_is_entered_and_claims_it_when_it_is():
+    """'Each turn a player may do one of three things: ... Return to the Cabin': the card entered later still pays the
+    first counselor back with its set, in return order."""
+    state = play(table(3), search(1, "pan"), search(2, "axe"), search(3, "pan"))
+    state, events = act(state, 1, type="return")
+    assert state["players"]["1"]["returned"] and state["critical"] is None
+    assert "claim is checked when it is" in events[0].text
+    state = play(state, search(2, "pan"), back(3))  # Counselor 3 also holds a Pan, but came back second
+    state, events = act(state, None, type="critical", pan=1, points=7)
+    assert state["critical"]["claimed_by"] == 1 and [entry["critical"] for entry in state["cabin"]] == [7, 0]
+    assert "Counselor 1 was first back with it: +7 points" in events[0].text
+    refused(state, None, "already claimed", type="critical", axe=1, points=3)
+    state = play(state, back(2), drop(1), drop(2), drop(3))
+    assert state["players"]["1"]["nights"][0]["critical"] == 7 and state["players"]["3"]["nights"][0]["critical"] == 0
+
+
+def test_a_card_nobody_back_holds_is_claimed_at_once_by_the_next_to_return_with_it():
+    state = play(table(2), back(1))
+    state, events = act(state, None, type="critical", cleaver=1, points=4)
+    assert state["critical"]["claimed_by"] is None and "first back with it" not in events[0].text
+    state = play(state, search(2, "cleaver"))
+    state, events = act(state, 2, type="return")
+    assert state["critical"]["claimed_by"] == 2 and "+4 points" in events[0].text
+
+
+def test_the_card_can_be_entered_after_the_last_return_until_the_first_drop_off():
+    state = play(table(2), search(1, "axe"), back(2), back(1))
+    assert state["phase"] == "drop-off"
+    assert any(offer["type"] == "critical" for offer in rules.legal_actions(state, None))
+    claimed = play(state, (None, {"type": "critical", "axe": 1, "points": 6}))
+    assert claimed["cabin"][1]["critical"] == 6
+    late = play(state, drop(2))
+    refused(late, None, "The drop-off has begun", type="critical", axe=1, points=6)
+    assert not any(offer["type"] == "critical" for offer in rules.legal_actions(late, None))
+
+
+def test_a_hidden_stash_keeps_its_supplies_through_a_second_jason_attack():
+    """'Supply Tokens that are safe in the player's Backpack or on a Hidden Stash Fear Card do not need to be returned
+    to the bag.'"""
+    state = play(table(2), (None, {"type": "bag", **BOX}), search(1, "axe"), search(2, "pan"), search(1, "cleaver"),
+                 search(2, "pan"))
+    refused(state, 1, "no Hidden Stash in play", type="stash", supply="axe", count=1)
+    state = play(state, (1, {"type": "fear", "card": "hidden-stash"}), search(2, "pan"))
+    assert {"type": "stash", "whose": 1, "supply": "axe", "count": 1} in rules.legal_actions(state, 1)
+    refused(state, 1, "holds 1 Axe, not 2", type="stash", supply="axe", count=2)
+    refused(state, 1, "Jason token can't be hidden", type="stash", supply="jason", count=1)
+    refused(state, 1, "already has a Hidden Stash", type="fear", card="hidden-stash")
+    bag_before = rules.bag_now(state)
+    state = play(state, (1, {"type": "stash", "supply": "axe", "count": 1}))
+    assert state["players"]["1"]["stash"]["axe"] == 1 and state["players"]["1"]["board"]["axe"] == 0
+    assert rules.bag_now(state) == bag_before  # moved, not drawn
+    state = play(state, search(1, "jason"), search(2, "pan"))
+    state, events = act(state, 1, type="search", supply="jason")
+    one = state["players"]["1"]
+    assert one["returned"] and one["board"] == rules.empty_board() and one["stash"]["axe"] == 1
+    assert "The Hidden Stash keeps its 1 Supply safe" in events[0].text
+    assert rules.bag_now(state)["cleaver"] == BOX["cleaver"] and rules.bag_now(state)["axe"] == BOX["axe"] - 1
+    state = play(state, back(2), drop(2))
+    state, _ = act(state, 1, type="drop-off")
+    night = state["players"]["1"]["nights"][0]
+    assert night["drop_off"] == 8 and night["bravery"] == 0  # the stashed Axe scores; fled, so no Bravery Bonus
+    assert state["players"]["1"]["stash"]["axe"] == 0 and not state["players"]["1"]["stash_card"]
+
+
+def test_a_hidden_stash_takes_no_target():
+    refused(table(2), 1, "leave the target out", type="fear", card="hidden-stash", target=2)
+    refused(table(2), 1, "Say which Fear Card", type="fear", card="chainsaw")
+
+
+@pytest.mark.parametrize("reading, claims", [("board", False), ("backpack", True)])
+def test_the_critical_supply_reading_decides_whether_the_backpack_counts(reading, claims):
+    """'If you are the first player to return with the Supplies shown on the Critical Supply Card': the board (and a
+    Hidden Stash) by default; with the other reading, the Backpack's saved Supplies too."""
+    state = card(table(2, critical_set=reading), points=5, axe=1)
+    state = play(state, search(1, "axe"), search(2, "pan"), back(1), back(2), drop(1, keep=["axe"]), drop(2))
+    assert state["players"]["1"]["backpack"] == ["axe"]
+    state = card(state, points=5, axe=1)
+    assert state["turn"] == 2  # the last back to the Cabin starts Night 2
+    state = play(state, search(2, "pan"), back(1))  # Counselor 1 comes back with an empty board, the Axe saved
+    assert (state["critical"]["claimed_by"] == 1) is claims
+    shown = rules.view(state, Viewer.of_seat(1))["readings"]["critical_set"]
+    assert shown["value"] == reading and shown["source"] == "assumed"
+    assert ("not the Backpack" in shown["text"]) is not claims
+
+
+def test_an_unknown_reading_is_refused_at_setup_with_a_sentence():
+    with pytest.raises(Exception, match="must be one of: board, backpack"):
+        SPEC.configure({"players": 3, "critical_set": "pocket"})
+    assert rules.reading(table(2), "critical_set") == "board"
+    old = table(2)
+    del old["readings"]  # a table stored before the reading was an option plays with the default
+    assert rules.reading(old, "critical_set") == "board"
+
+
+def test_turns_go_round_the_seating_the_host_enters():
+    """'each Player taking turns': seat order until the host enters how the table really sits."""
+    state = table(4)
+    assert rules.view(state, Viewer.host())["seating"]["assumed"]
+    state, events = act(state, None, type="seating", order=[1, 4, 3, 2])
+    assert "Counselor 1, Counselor 4, Counselor 3, Counselor 2" in events[0].text
+    state = play(state, search(1, "pan"))
+    assert state["turn"] == 4
+    state = play(state, search(4, "pan"), back(3))
+    assert state["turn"] == 2 and not rules.view(state, Viewer.host())["seating"]["assumed"]
+    refused(state, None, "already go round in that order", type="seating", order=[2, 1, 4, 3])
+    for bad in ([1, 2, 3], [1, 1, 2, 3], [1, 2, 3, 9], "1, 2"):
+        refused(state, None, "Name each of the 4 seats once", type="seating", order=bad)
+    refused(state, 2, "for the host screen", type="seating", order=[1, 2, 3, 4])

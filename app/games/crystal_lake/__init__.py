@@ -5,6 +5,15 @@ from ..spec import GameSpec, first_player_fits, load_profile, numbered_seats
 
 PROFILE = load_profile("crystal_lake")
 
+# The readings of loose rules, each a setup option that quotes its sentence (listed in docs/games/crystal-lake.md).
+CRITICAL_SET = ChoiceOption(
+    "critical_set", "The Critical Supply set is checked on", "board", source="assumed",
+    choices=(("board", "What you found tonight: your Player Board (and Hidden Stash)"),
+             ("backpack", "Those and the Supplies saved in your Backpack")),
+    help="'If you are the first player to return with the Supplies shown on the Critical Supply Card, gain the points "
+         "shown on the card.' The Backpack saves Supplies 'to be traded at the end of another day', so we read the "
+         "set as what you bring back tonight; switch to count the Backpack too.")
+
 SPEC = GameSpec(
     slug="crystal-lake",
     shelf=50,
@@ -27,5 +36,6 @@ SPEC = GameSpec(
                      help="'For a basic game simply remove the Defense Fear Cards from the game.'"),
         IntOption("first_player", "First player (seat number)", 1, minimum=1, maximum=6,
                   help="The player who most recently watched a horror movie goes first."),
+        CRITICAL_SET,
     ),
 )

@@ -12,7 +12,7 @@ from ...tables import auth, service
 from ...tables.play import render_live
 from .. import REGISTRY
 from . import rules
-from .scoring import SUPPLIES, ScoringError, name, score
+from .scoring import FIVE_TYPES_BONUS, SIX_TYPES_BONUS, SUPPLIES, VALUES, ScoringError, name, score
 
 bp = Blueprint("crystal_lake", __name__, url_prefix="/crystal-lake")
 api_bp = Blueprint("crystal_lake_api", __name__, url_prefix="/api/crystal-lake")
@@ -68,7 +68,8 @@ def calculator():
     status = 422 if error else 200
     return render_template("games/crystal_lake/calculator.html", spec=REGISTRY[SLUG], values=values,
                            result=result, error=error, bonus=bonus, names=[(s, name(s, 2)) for s in SUPPLIES],
-                           back=_table_code(request.args.get("t", ""))), status
+                           back=_table_code(request.args.get("t", "")), five=FIVE_TYPES_BONUS, six=SIX_TYPES_BONUS,
+                           board_values=[(s, name(s, 2), name(s), VALUES[s]) for s in SUPPLIES]), status
 
 
 @api_bp.post("/score")

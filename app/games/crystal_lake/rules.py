@@ -3,44 +3,69 @@
 Pure: no Flask, no SQLAlchemy. The cardboard stays on the table; the app records what each search drew, who returned
 in which order, and does the end-of-night arithmetic (scoring.py). Cards the app can't see (the Critical Supply card,
 Fear card texts, which Fear cards are Defense cards) are entered by the people who can.
+
+Readings of loose rules, each a setup option labelled assumed and shown on the screens that depend on it (the same
+list is in docs/games/crystal-lake.md):
+
+- The Critical Supply set (`critical_set`): "If you are the first player to return with the Supplies shown on the
+  Critical Supply Card, gain the points shown on the card." The Backpack saves Supplies "to be traded at the end of
+  another day". Default `board`: the set is checked on what the counselor found tonight (the Player Board and a
+  Hidden Stash); `backpack`: the Backpack's saved Supplies count too.
+
+Readings the text settles, or that no option would change, kept in the code:
+
+- Return to the Cabin is always a turn's action ("Each turn a player may do one of three things: Search for Supplies
+  ◊ Play a Fear Card ◊ Return to the Cabin"), even before the host has typed the night's Critical Supply card: the
+  Cabin remembers what each counselor brought back, and the claim is checked when the card is entered (at once if it
+  already was). The card can be entered until the first drop-off of the night.
+- A Second Jason Attack claims no Critical Supply: "Drawing two Jason Tokens causes a Second Jason Attack, forcing you
+  to flee to the Cabin without any Bonuses."
+- The Hidden Stash Fear Card: "Supply Tokens that are safe in the player's Backpack or on a Hidden Stash Fear Card do
+  not need to be returned to the bag." The card's own text is not in the rulebook: the app records the Supplies moved
+  from the Player Board onto a played Hidden Stash, keeps them through a Second Jason Attack, and drops them off with
+  the board at the end of the night (the card then goes to the discard pile).
+- Turns go round the table, which the app can't see: "each Player taking turns". Until the host enters the seating
+  (`seating`, shown as assumed on the screens), seat order stands for it.
+- "The last player to Return to the Cabin also takes the first turn on the next night."
+- A tie after the fifth night is shared: "The player with the most points is the winner!" names no tie-break.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..contract import Event, IllegalAction, Outcome, Viewer
-from ..moves import check_move
-from . import scoring
-from .scoring import SUPPLIES, ScoringError, counted, keep_label, keep_options, name, score, without
+from ..contract import Event, IllegalAction, Outcome, Viewer, seen
+from ..moves import Choice, Count, Field, Move, Moves, MoveType, Numbers, SeatField, Whose
+from ..words import listing, plural
+from . import CRITICAL_SET, PROFILE
+from .scoring import (
+    MAX_TOKENS,
+    SUPPLIES,
+    ScoringError,
+    bonuses,
+    counted,
+    keep_label,
+    keep_options,
+    name,
+    score,
+    values_from_profile,
+    without,
+)
 
+State = dict[str, Any]
 TOKENS = (*SUPPLIES, "jason")  # what a search can draw
-MAX_FEAR_CARDS = 64  # "64 Fear Cards" in the box
+MAX_FEAR_CARDS = int(PROFILE["fear_cards"].value)  # "64 Fear Cards" in the box
 MAX_CRITICAL_POINTS = 99
 MAX_BOX_COUNT = 99
-BOX_TOKENS = scoring.MAX_TOKENS  # "67 Supply Tokens ... include the Jason Supply Tokens": never more out of the bag
-FORM_NUMBERS = frozenset({*TOKENS, "defense", "target"})
-
-# type -> (fields it needs, fields it may have), besides "type" and "seat"
-FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "search": (("supply",), ("whose", "escape")),
-    "fear": ((), ("whose", "target")),
-    "defense": ((), ("whose",)),
-    "return": ((), ("whose",)),
-    "escape": ((), ("whose",)),
-    "drop-off": ((), ("whose", "keep", "bonus", "defense")),
-    "critical": (("points",), SUPPLIES),
-    "bag": ((), TOKENS),
-    "set-board": ((), ("whose", "escape", *TOKENS)),
-    "set-hand": (("count",), ("whose",)),
-}
-DOING = {"search": "Searching for Supplies", "fear": "Playing a Fear Card", "defense": "Playing a Defense Fear Card",
-         "return": "Returning to the Cabin", "escape": "Discarding an Escape Token", "drop-off": "Dropping off",
-         "critical": "Entering the Critical Supply card", "bag": "Counting the Camp Bag",
-         "set-board": "Correcting a Player Board", "set-hand": "Correcting a hand of Fear Cards"}
-HOST_ONLY = ("critical", "bag")
+BOX_TOKENS = MAX_TOKENS  # "67 Supply Tokens ... include the Jason Supply Tokens": never more out of the bag
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
+READINGS = {option.key: option for option in (CRITICAL_SET,)}
+HIDDEN_STASH = "hidden-stash"
+FEAR_CARDS = {"other": "a Fear Card", HIDDEN_STASH: "the Hidden Stash Fear Card"}
+NOTHING = "nothing"  # the Backpack choice that saves no Supply
 
 
 def seat_name(seat: int) -> str:
@@ -48,29 +73,43 @@ def seat_name(seat: int) -> str:
     return f"Counselor {seat}"
 
 
+def token_name(token: str, count: int = 2) -> str:
+    """'Axes', 'Jason tokens', '1 Jason token' style names without the number."""
+    if token == "jason":
+        return "Jason token" if count == 1 else "Jason tokens"
+    return name(token, count)
+
+
 def empty_board() -> dict[str, int]:
     return dict.fromkeys(TOKENS, 0)
 
 
-def new_state(seats: list[int], options: dict[str, Any], profile: dict[str, Any]) -> dict[str, Any]:
+def empty_stash() -> dict[str, int]:
+    return dict.fromkeys(SUPPLIES, 0)
+
+
+def new_state(seats: list[int], options: dict[str, Any], profile: dict[str, Any]) -> State:
     """Night 1: Night Marker on Night 1, one Jason token on each later night, five Fear cards each, empty boards."""
     first = options.get("first_player", seats[0])
-    dealt = profile.get("fear_cards_dealt", 5)
+    dealt = profile["fear_cards_dealt"]
     return {
         "seats": list(seats),
+        "order": list(seats),  # round the table: seat order until the host enters the seating
         "mode": options.get("mode", "advanced"),
-        "nights": profile.get("nights", 5),
+        "readings": {key: options.get(key, option.default) for key, option in READINGS.items()},
+        "nights": profile["nights"],
         "night": 1,
         "phase": "night",  # night -> drop-off -> night ... -> over
         "starter": first,
         "turn": first,
-        "values": scoring.values_from_profile(profile.get("supply_values")),
-        "bravery_points": list(profile.get("bravery_points", [0, 0, 1, 2, 3, 4])),
+        "values": values_from_profile(profile["supply_values"]),
+        "bravery_points": list(profile["bravery_points"]),
         "cabin": [],  # this night's Return to the Cabin spaces, in order
         "critical": None,  # {"set": {supply: n}, "points": n, "claimed_by": seat | None}
         "box": None,  # the Camp Bag's tokens as the host counted them from the box (all of them)
         "players": {str(seat): {"board": empty_board(), "backpack": [], "escape": False, "escape_night": None,
-                                "fear_cards": dealt, "returned": False, "dropped": False, "nights": []}
+                                "fear_cards": dealt, "returned": False, "dropped": False, "nights": [],
+                                "stash": empty_stash(), "stash_card": False}
                     for seat in seats},
         "last_drop_offs": [],  # the breakdowns of the night just scored, for every screen
     }
@@ -78,24 +117,36 @@ def new_state(seats: list[int], options: dict[str, Any], profile: dict[str, Any]
 
 # ---- reading the state ---------------------------------------------------------------------------------------------
 
-def jason_waiting(state: dict[str, Any]) -> int:
+def reading(state: State, key: str) -> str:
+    """The reading in force at this table; a table stored before readings were options plays with the defaults."""
+    return state.get("readings", {}).get(key, READINGS[key].default)
+
+
+def stash_of(player: dict[str, Any]) -> dict[str, int]:
+    """The Supplies on the counselor's Hidden Stash (none for a table stored before the Hidden Stash was kept)."""
+    return player.get("stash") or empty_stash()
+
+
+def jason_waiting(state: State) -> int:
     """Jason tokens still on the night track: one on each night after the current one."""
     return state["nights"] - state["night"]
 
 
-def out_of_bag(state: dict[str, Any]) -> dict[str, int]:
-    """Tokens that are not in the Camp Bag now: on Player Boards, in Backpacks and (Jason) on the night track."""
+def out_of_bag(state: State) -> dict[str, int]:
+    """Tokens that are not in the Camp Bag now: on Player Boards, Hidden Stashes, Backpacks, the night track."""
     out = dict.fromkeys(TOKENS, 0)
     for player in state["players"].values():
         for token, count in player["board"].items():
             out[token] += count
+        for supply, count in stash_of(player).items():
+            out[supply] += count
         for supply in player["backpack"]:
             out[supply] += 1
     out["jason"] += jason_waiting(state)
     return out
 
 
-def bag_now(state: dict[str, Any]) -> dict[str, int] | None:
+def bag_now(state: State) -> dict[str, int] | None:
     """What the Camp Bag holds right now, if the host has counted the box; None until then."""
     if state["box"] is None:
         return None
@@ -103,24 +154,36 @@ def bag_now(state: dict[str, Any]) -> dict[str, int] | None:
     return {token: state["box"][token] - out[token] for token in TOKENS}
 
 
+def found_tonight(player: dict[str, Any]) -> dict[str, int]:
+    """The Supplies found tonight: the Player Board (no Jason) and the Hidden Stash."""
+    stash = stash_of(player)
+    return {supply: player["board"][supply] + stash[supply] for supply in SUPPLIES}
+
+
 def pool_of(player: dict[str, Any]) -> dict[str, int]:
-    """The supplies a player drops off or saves tonight: their board (no Jason) plus their Backpack."""
-    pool = {supply: player["board"][supply] for supply in SUPPLIES}
+    """The supplies a player drops off or saves tonight: what they found tonight plus their Backpack."""
+    pool = found_tonight(player)
     for supply in player["backpack"]:
         pool[supply] += 1
     return pool
 
 
-def holds_set(board: dict[str, int], wanted: dict[str, int]) -> bool:
+def carried(state: State, player: dict[str, Any]) -> dict[str, int]:
+    """What the Critical Supply set is checked on, by the reading in force (`critical_set`)."""
+    return pool_of(player) if reading(state, "critical_set") == "backpack" else found_tonight(player)
+
+
+def holds_set(board: Mapping[str, int], wanted: Mapping[str, int]) -> bool:
     return all(board.get(supply, 0) >= count for supply, count in wanted.items())
 
 
-def next_turn(state: dict[str, Any], after: int) -> int | None:
+def next_turn(state: State, after: int) -> int | None:
     """The next seat by seat number after `after` that is still searching; None if everyone returned.
 
-    The rulebook says only "each Player taking turns"; seat order stands for going round the table.
+    The rulebook says only "each Player taking turns": seat order stands for going round the table until the host
+    enters the seating (`seating`).
     """
-    seats = state["seats"]
+    seats = seating_of(state)
     start = seats.index(after)
     for step in range(1, len(seats) + 1):
         seat = seats[(start + step) % len(seats)]
@@ -129,45 +192,70 @@ def next_turn(state: dict[str, Any], after: int) -> int | None:
     return None
 
 
+def seating_of(state: State) -> list[int]:
+    """The seats in the order they sit round the table (a table stored before the seating was kept: seat order)."""
+    return state.get("order") or list(state["seats"])
+
+
+def same_round(first: list[int], second: list[int]) -> bool:
+    """Whether two seatings go round the table the same way, whoever is named first."""
+    if sorted(first) != sorted(second) or not first:
+        return False
+    start = second.index(first[0])
+    return second[start:] + second[:start] == first
+
+
 def total_points(player: dict[str, Any]) -> int:
     return sum(night["total"] for night in player["nights"])
 
 
-# ---- checking an action --------------------------------------------------------------------------------------------
-
-def _number(action: dict[str, Any], key: str, label: str, low: int, high: int) -> int:
-    value = action[key]
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"Say {label} as a whole number.")
-    if value < low:
-        limit = "negative" if low == 0 else f"below {low}"
-        raise IllegalAction(f"{label[0].upper()}{label[1:]} can't be {limit} ({value}).")
-    if value > high:
-        raise IllegalAction(f"{label[0].upper()}{label[1:]} can be at most {high}, not {value}.")
-    return value
+def escape_usable(state: State, player: dict[str, Any]) -> bool:
+    """'This token may be discarded to remove a Jason Token on their Player Board on another night.'"""
+    return player["escape"] and (player["escape_night"] is None or player["escape_night"] < state["night"])
 
 
-def _counts(action: dict[str, Any], keys: tuple[str, ...], high: int) -> dict[str, int]:
-    """Counts per token from an action's fields (missing = 0), each a whole number from 0 to `high`."""
-    return {key: (_number(action, key, f"the number of {'Jason tokens' if key == 'jason' else name(key, 2)}", 0, high)
-                  if key in action else 0) for key in keys}
+def critical_open(state: State) -> bool:
+    """The night's Critical Supply card may be entered or corrected: unclaimed, and no drop-off scored yet."""
+    if state["critical"] is not None and state["critical"]["claimed_by"] is not None:
+        return False
+    if state["phase"] == "drop-off":
+        return not any(player["dropped"] for player in state["players"].values())
+    return state["phase"] == "night"
 
 
-def _whose(state: dict[str, Any], action: dict[str, Any], actor: int | None) -> int:
-    """The seat a move is for: the phone's own seat, or the seat the host names with `whose`."""
-    whose = action.get("whose")
-    if whose is None:
-        if actor is None:
-            raise IllegalAction("Say which counselor this is for (whose: their seat number).")
-        return actor
-    if isinstance(whose, bool) or not isinstance(whose, int) or whose not in state["seats"]:
-        raise IllegalAction(f"There is no Counselor {str(whose)[:10]} at this table.")
-    if actor is not None and whose != actor:
-        raise IllegalAction(f"You play for {seat_name(actor)}; only the host can act for {seat_name(whose)}.")
-    return whose
+def final_count(state: State) -> bool:
+    """After the fifth night of an advanced game the Defense Fear Cards left are counted (3 points each)."""
+    return state["night"] == state["nights"] and state["mode"] == "advanced"
 
 
-def _on_turn(state: dict[str, Any], seat: int, doing: str) -> dict[str, Any]:
+# ---- when a move may be made at all --------------------------------------------------------------------------------
+
+MOVES = Moves("Camp Crystal Lake", example='{"type": "search", "supply": "axe"}',
+              offer="isn't something you can do at Camp Crystal Lake; on your turn you can search, play a Fear Card "
+                    "or return to the Cabin.",
+              seat_name=lambda state, seat: seat_name(seat))
+
+
+@MOVES.before_each
+def _is_it_the_moment(state: State, move: Move, declared: MoveType) -> None:
+    """The five nights go on; a move for a counselor names one (the host's), and a Backpack choice reads one way."""
+    if state["phase"] == "over":
+        raise IllegalAction("Help has arrived: the five nights are over.")
+    if "whose" in declared.names and move.actor is None and move.get("whose") is None:
+        raise IllegalAction("Say which counselor this is for (whose: their seat number).")
+    if declared.type == "drop-off" and "keep" in move:
+        move["keep"] = _keep_key(move["keep"])
+
+
+def _for_counselor(handler: Callable[[State, Move, int], tuple[State, list[Event]]]):
+    """A move for one counselor: the phone's own seat, or the seat the host names with `whose`."""
+    @functools.wraps(handler)
+    def run(state: State, move: Move, rng: Any) -> tuple[State, list[Event]]:
+        return handler(state, move, move["whose"])
+    return run
+
+
+def _on_turn(state: State, seat: int, doing: str) -> dict[str, Any]:
     """The player may take a turn action now: it is night, they are still out searching and it is their turn."""
     player = _searching(state, seat, doing)
     if state["turn"] != seat:
@@ -175,7 +263,7 @@ def _on_turn(state: dict[str, Any], seat: int, doing: str) -> dict[str, Any]:
     return player
 
 
-def _searching(state: dict[str, Any], seat: int, doing: str) -> dict[str, Any]:
+def _searching(state: State, seat: int, doing: str) -> dict[str, Any]:
     if state["phase"] != "night":
         raise IllegalAction(f"Night {state['night']} is over: it's time to drop off supplies, not {doing.lower()}.")
     player = state["players"][str(seat)]
@@ -185,67 +273,73 @@ def _searching(state: dict[str, Any], seat: int, doing: str) -> dict[str, Any]:
     return player
 
 
-def apply(state: dict[str, Any], action: dict[str, Any], rng: Any) -> tuple[dict[str, Any], list[Event]]:
-    """Check the action completely, then return a changed copy of the state and what the log should say."""
-    kind, actor = check_move(action, FIELDS, DOING, state["seats"], example='{"type": "search", "supply": "axe"}',
-                             offer="isn't something you can do at Camp Crystal Lake; on your turn you can search, "
-                                   "play a Fear Card or return to the Cabin.",
-                             missing=lambda kind, key: f"{DOING[kind]} needs '{key}'.")
-    if state["phase"] == "over":
-        raise IllegalAction("Help has arrived: the five nights are over.")
-    if kind in HOST_ONLY:
-        if actor is not None:
-            raise IllegalAction(f"{DOING[kind]} is for the host screen.")
-        return (_critical if kind == "critical" else _bag)(state, action)
-    seat = _whose(state, action, actor)
-    handler = {"search": _search, "fear": _fear, "defense": _defense, "return": _return, "escape": _escape,
-               "drop-off": _drop_off, "set-board": _set_board, "set-hand": _set_hand}[kind]
-    return handler(state, action, seat)
+# ---- the fields moves share ------------------------------------------------------------------------------------------
+
+def _whose() -> Field:
+    return Whose("the counselor", wrong="There is no Counselor {value} at this table.",
+                 unknown="There is no Counselor {value} at this table.",
+                 not_yours="You play for {mine}; only the host can act for {seat}.")
 
 
-# ---- turn actions --------------------------------------------------------------------------------------------------
+def _count(token: str, high: int, *, label: str = "") -> Field:
+    """How many of one token a card or a count shows: a whole number from 0; left out means 0."""
+    return Count(token, label or f"the number of {token_name(token)}", low=0, high=high, optional=True, default=0,
+                 wrong="Say {label} as a whole number.", too_low="{Label} can't be negative ({value}).",
+                 too_high="{Label} can be at most {high}, not {value}.")
 
-def _search(state: dict[str, Any], action: dict[str, Any], seat: int):
+
+def _counts(move: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, int]:
+    return {key: move.get(key) or 0 for key in keys}
+
+
+SUPPLY_LIST = listing([name(supply, 2) for supply in SUPPLIES])
+
+
+# ---- turn actions ----------------------------------------------------------------------------------------------------
+
+@MOVES.move("search", "Searching for Supplies", _whose(),
+            Choice("supply", "the token drawn", TOKENS,
+                   ask="Searching for Supplies needs 'supply': say which token came out of the Camp Bag.",
+                   wrong=f"'{{value}}' isn't a token in the Camp Bag; it holds {SUPPLY_LIST} and Jason tokens."),
+            Choice("escape", "the Escape Token", ("use", "keep"), optional=True,
+                   wrong="Say 'use' to discard the Escape Token, or 'keep' to take the attack."),
+            label="Search for Supplies")
+@_for_counselor
+def search(state: State, move: Move, seat: int):
     """'reach into the Camp Bag, draw one token out, and place it on your Player Board.'"""
     player = _on_turn(state, seat, "Searching for Supplies")
-    token = action["supply"]
-    if not isinstance(token, str) or token not in TOKENS:
-        raise IllegalAction(f"'{str(token)[:30]}' isn't a token in the Camp Bag; it holds "
-                            f"{', '.join(name(supply, 2) for supply in SUPPLIES)} and Jason tokens.")
+    token = move["supply"]
     bag = bag_now(state)
     if bag is not None and bag[token] <= 0:
-        what = "Jason tokens" if token == "jason" else name(token, 2)
-        raise IllegalAction(f"By the host's count the Camp Bag holds no {what} now; check the token drawn, "
-                            "or correct the bag count or a Player Board.")
+        raise IllegalAction(f"By the host's count the Camp Bag holds no {token_name(token)} now; check the token "
+                            "drawn, or correct the bag count or a Player Board.")
     _check_box_total(state, 1)
     second_jason = token == "jason" and player["board"]["jason"] >= 1
     can_dodge = second_jason and escape_usable(state, player)
-    escape = action.get("escape")
+    escape = move["escape"]
     if escape is not None and not can_dodge:
         raise IllegalAction("There is no Second Jason Attack to dodge with an Escape Token here; leave 'escape' out.")
-    if can_dodge and escape not in ("use", "keep"):
+    if can_dodge and escape is None:
         raise IllegalAction("That's a second Jason token and you hold an Escape Token: say 'use' to discard it "
                             "and send your first Jason back to the bag, or 'keep' to take the attack.")
     after = copy.deepcopy(state)
     mine = after["players"][str(seat)]
-    events = []
     if token != "jason":
         mine["board"][token] += 1
-        events.append(f"searched and found {counted(token, 1)}.")
+        text = f"searched and found {counted(token, 1)}."
     elif not second_jason:
         mine["board"]["jason"] = 1
-        events.append("searched and found a Jason token: a close call. A second one tonight means a Jason attack.")
+        text = "searched and found a Jason token: a close call. A second one tonight means a Jason attack."
     elif escape == "use":
         mine["escape"], mine["escape_night"] = False, None  # the first Jason goes back, the new one stays
-        events.append("searched and found a second Jason token, and discarded the Escape Token: the first Jason "
-                      "token goes back to the Camp Bag.")
+        text = ("searched and found a second Jason token, and discarded the Escape Token: the first Jason token "
+                "goes back to the Camp Bag.")
     else:
-        events.append(_jason_attack(after, seat))
-        return _pass_turn(after, seat, events)
-    return _pass_turn(after, seat, events)
+        text = _jason_attack(after, seat)
+    return _pass_turn(after, seat, [text])
 
 
-def _check_box_total(state: dict[str, Any], more: int) -> None:
+def _check_box_total(state: State, more: int) -> None:
     """'67 Supply Tokens' (Jason tokens included): refuse taking more out of the bag than the box holds."""
     out = sum(out_of_bag(state).values())
     if more > 0 and out + more > BOX_TOKENS:
@@ -253,49 +347,102 @@ def _check_box_total(state: dict[str, Any], more: int) -> None:
                             "Backpacks and on the night track); check the boards before drawing more.")
 
 
-def escape_usable(state: dict[str, Any], player: dict[str, Any]) -> bool:
-    """'This token may be discarded to remove a Jason Token on their Player Board on another night.'"""
-    return player["escape"] and (player["escape_night"] is None or player["escape_night"] < state["night"])
+def _jason_attack(state: State, seat: int, how: str = "searched and found a second Jason token") -> str:
+    """A Second Jason Attack, on `state` (already a copy): board to the bag, forced return, an Escape token if none.
 
-
-def _jason_attack(state: dict[str, Any], seat: int, how: str = "searched and found a second Jason token") -> str:
-    """A Second Jason Attack, on `state` (already a copy): board to the bag, forced return, an Escape token if none."""
+    "Supply Tokens that are safe in the player's Backpack or on a Hidden Stash Fear Card do not need to be returned to
+    the bag": the Hidden Stash stays.
+    """
     player = state["players"][str(seat)]
     lost = sum(player["board"][supply] for supply in SUPPLIES)
     player["board"] = empty_board()
     player["returned"] = True
     place = len(state["cabin"]) + 1
-    state["cabin"].append({"seat": seat, "attacked": True, "bravery": 0, "card": False, "critical": 0})
+    state["cabin"].append({"seat": seat, "attacked": True, "bravery": 0, "card": False, "critical": 0,
+                           "carried": {}})
     gained = not player["escape"]
     if gained:
         player["escape"], player["escape_night"] = True, state["night"]
-    text = (f"{how}: SECOND JASON ATTACK! {lost} suppl{'y' if lost == 1 else 'ies'} "
+    hidden = sum(stash_of(player).values())
+    safe = f" The Hidden Stash keeps its {plural(hidden, 'Supply', 'Supplies')} safe." if hidden else ""
+    text = (f"{how}: SECOND JASON ATTACK! {plural(lost, 'supply', 'supplies')} "
             f"and both Jason tokens go back to the Camp Bag; fled to the Cabin ({ORDINALS[place - 1]}, dark side up) "
             "with no Bravery Bonus")
-    return text + (" and gains an Escape Token." if gained else "; already holds an Escape Token, so gains none.")
+    text += " and gains an Escape Token." if gained else "; already holds an Escape Token, so gains none."
+    return text + safe
 
 
-def _fear(state: dict[str, Any], action: dict[str, Any], seat: int):
+@MOVES.move("fear", "Playing a Fear Card", _whose(),
+            SeatField("target", "the counselor targeted", optional=True, picked=True,
+                      wrong="There is no Counselor {value} to target.",
+                      unknown="There is no Counselor {value} to target."),
+            Choice("card", "the Fear Card", tuple(FEAR_CARDS), optional=True, default="other", picked=True,
+                   wrong="Say which Fear Card: 'other' for any card the app doesn't track, or 'hidden-stash'."),
+            label="Play a Fear Card")
+@_for_counselor
+def fear(state: State, move: Move, seat: int):
     """'A player may choose to play a Fear Card for their turn.' Returned players 'may not be the target'."""
     player = _on_turn(state, seat, "Playing a Fear Card")
     if player["fear_cards"] < 1:
         raise IllegalAction(f"{seat_name(seat)} has no Fear Cards left to play.")
-    target = action.get("target")
+    target, card = move["target"], move["card"]
     if target is not None:
-        if isinstance(target, bool) or not isinstance(target, int) or target not in state["seats"]:
-            raise IllegalAction(f"There is no Counselor {str(target)[:10]} to target.")
         if target == seat:
             raise IllegalAction("Name another counselor as the target, or leave the target out.")
         if state["players"][str(target)]["returned"]:
             raise IllegalAction(f"{seat_name(target)} is back at the Cabin and can't be the target of Fear Cards "
                                 "tonight.")
+    if card == HIDDEN_STASH:
+        if target is not None:
+            raise IllegalAction("The Hidden Stash keeps your own Supplies safe: leave the target out.")
+        if player.get("stash_card"):
+            raise IllegalAction(f"{seat_name(seat)} already has a Hidden Stash in play tonight.")
     after = copy.deepcopy(state)
-    after["players"][str(seat)]["fear_cards"] -= 1
+    mine = after["players"][str(seat)]
+    mine["fear_cards"] -= 1
+    if card == HIDDEN_STASH:
+        mine["stash_card"] = True
+        mine.setdefault("stash", empty_stash())
+        return _pass_turn(after, seat, ["played the Hidden Stash Fear Card: Supplies moved onto it are safe from "
+                                        "Jason tonight."])
     on = f" on {seat_name(target)}" if target is not None else ""
     return _pass_turn(after, seat, [f"played a Fear Card{on}."])
 
 
-def _defense(state: dict[str, Any], action: dict[str, Any], seat: int):
+def _stash_refused(state: State, move: Mapping[str, Any], value: Any) -> str:
+    if move.get("supply") == "jason":
+        return "A Jason token can't be hidden: only Supplies go on the Hidden Stash."
+    return f"'{value}' isn't a Supply; the Supplies are {', '.join(SUPPLIES)}."
+
+
+@MOVES.move("stash", "Hiding Supplies on the Hidden Stash", _whose(),
+            Choice("supply", "the Supply hidden", SUPPLIES, ask="Say which Supply goes on the Hidden Stash.",
+                   wrong=_stash_refused),
+            Count("count", "how many", low=1, high=MAX_TOKENS, ask="Say how many go on the Hidden Stash.",
+                  wrong="Say how many as a whole number.", too_low="Hide at least 1, not {value}.",
+                  too_high="{Label} can be at most {high}, not {value}."),
+            label="Hide on the Hidden Stash")
+@_for_counselor
+def stash(state: State, move: Move, seat: int):
+    """Supplies moved from the Player Board onto a played Hidden Stash Fear Card, safe from a Second Jason Attack."""
+    player = _searching(state, seat, "Hiding Supplies")
+    if not player.get("stash_card"):
+        raise IllegalAction(f"{seat_name(seat)} has no Hidden Stash in play: play the Hidden Stash Fear Card first "
+                            "(Play a Fear Card, card: hidden-stash).")
+    supply, count = move["supply"], move["count"]
+    if player["board"][supply] < count:
+        raise IllegalAction(f"{seat_name(seat)}'s Player Board holds {counted(supply, player['board'][supply])}, "
+                            f"not {count}.")
+    after = copy.deepcopy(state)
+    mine = after["players"][str(seat)]
+    mine["board"][supply] -= count
+    mine.setdefault("stash", empty_stash())[supply] += count
+    return after, [Event(f"hid {counted(supply, count)} on the Hidden Stash: safe from Jason tonight.")]
+
+
+@MOVES.move("defense", "Playing a Defense Fear Card", _whose(), label="Play a Defense Fear Card")
+@_for_counselor
+def defense(state: State, move: Move, seat: int):
     """'Using these defensive Fear Cards can only be done out of turn, and does not count as an action.'"""
     if state["mode"] != "advanced":
         raise IllegalAction("This is a basic game: the Defense Fear Cards were removed from the deck.")
@@ -309,40 +456,55 @@ def _defense(state: dict[str, Any], action: dict[str, Any], seat: int):
     return after, [Event(f"played a Defense Fear Card against {seat_name(state['turn'])}'s Fear Card.")]
 
 
-def _return(state: dict[str, Any], action: dict[str, Any], seat: int):
+@MOVES.move("return", "Returning to the Cabin", _whose(), label="Return to the Cabin")
+@_for_counselor
+def return_to_cabin(state: State, move: Move, seat: int):
     """Return to the Cabin: the next Bravery space's bonus; the Critical Supply card's points to the first holder.
 
-    "If you are the first player to return with the Supplies shown on the Critical Supply Card, gain the points shown
-    on the card." Choice: the set is checked on the Player Board (what you flip and bring back tonight), not the
-    Backpack, whose Supplies wait "to be traded at the end of another day".
+    Always allowed on a turn: "Each turn a player may do one of three things". What the counselor brings back is
+    kept, so a Critical Supply card entered later is still claimed by the first to return with its set.
     """
     player = _on_turn(state, seat, "Returning to the Cabin")
-    critical = state["critical"]
-    if critical is None:
-        raise IllegalAction(f"Enter Night {state['night']}'s Critical Supply card on the host screen first "
-                            "(its set and points), so the Cabin can check who holds it.")
     place = len(state["cabin"]) + 1
     points = state["bravery_points"][min(place, len(state["bravery_points"])) - 1]
-    claims = critical["claimed_by"] is None and holds_set(player["board"], critical["set"])
     after = copy.deepcopy(state)
     mine = after["players"][str(seat)]
     mine["returned"] = True
-    mine["fear_cards"] += 1
-    gained = critical["points"] if claims else 0
-    if claims:
-        after["critical"]["claimed_by"] = seat
-    after["cabin"].append({"seat": seat, "attacked": False, "bravery": points, "card": True, "critical": gained})
-    bonus = f"{points} point{'s' if points != 1 else ''} and a Fear card" if points else "a Fear card"
+    mine["fear_cards"] = min(mine["fear_cards"] + 1, MAX_FEAR_CARDS)
+    after["cabin"].append({"seat": seat, "attacked": False, "bravery": points, "card": True, "critical": 0,
+                           "carried": carried(state, player)})
+    bonus = f"{plural(points, 'point')} and a Fear card" if points else "a Fear card"
     text = f"returned to the Cabin {ORDINALS[place - 1]}: Bravery Bonus, {bonus}."
-    if claims:
-        text += f" First back with the Critical Supply set: +{gained} points."
+    claimant = _claim_critical(after)
+    if claimant is not None:
+        text += f" First back with the Critical Supply set: +{after['critical']['points']} points."
+    elif state["critical"] is None:
+        text += " Tonight's Critical Supply card isn't entered yet: the claim is checked when it is."
     return _pass_turn(after, seat, [text])
 
 
-def _pass_turn(state: dict[str, Any], seat: int, texts: list[str]):
+def _claim_critical(state: State) -> int | None:
+    """'Only the first Player to Return to the Cabin with the requisite combination ... earns the bonus points'.
+
+    On `state` (a copy): the first counselor back (not fleeing Jason) whose Supplies hold the card's set claims it.
+    """
+    critical = state["critical"]
+    if critical is None or critical["claimed_by"] is not None:
+        return None
+    for entry in state["cabin"]:
+        if not entry["attacked"] and holds_set(entry.get("carried", {}), critical["set"]):
+            critical["claimed_by"] = entry["seat"]
+            entry["critical"] = critical["points"]
+            return entry["seat"]
+    return None
+
+
+def _pass_turn(state: State, seat: int, texts: list[str]) -> tuple[State, list[Event]]:
     """Hand the turn on clockwise; when nobody is left searching, the night ends and drop-off begins."""
-    following = next_turn(state, seat)
     events = [Event(text) for text in texts]
+    if state["turn"] != seat:  # a correction on someone else's turn: the turn stays where it is
+        return state, events
+    following = next_turn(state, seat)
     if following is None:
         state["turn"] = None
         state["phase"] = "drop-off"
@@ -354,7 +516,9 @@ def _pass_turn(state: dict[str, Any], seat: int, texts: list[str]):
     return state, events
 
 
-def _escape(state: dict[str, Any], action: dict[str, Any], seat: int):
+@MOVES.move("escape", "Discarding an Escape Token", _whose(), label="Discard the Escape Token")
+@_for_counselor
+def escape(state: State, move: Move, seat: int):
     """'An Escape Token may be discarded by its owner at any time and does not count as an action.'"""
     if state["phase"] != "night":
         raise IllegalAction("Escape Tokens remove a Jason token during the night; now it's drop-off.")
@@ -372,98 +536,194 @@ def _escape(state: dict[str, Any], action: dict[str, Any], seat: int):
     return after, [Event("discarded an Escape Token: a Jason token goes from the Player Board back to the Camp Bag.")]
 
 
-# ---- drop-off and the next night ----------------------------------------------------------------------------------
+# ---- drop-off and the next night -----------------------------------------------------------------------------------
 
-def parse_keep(raw: Any) -> list[str]:
-    """The Backpack choice: a list of supply keys, or text like 'axe,pan'; 'nothing' or missing keeps nothing."""
-    if raw is None or raw == "nothing":
-        return []
-    if isinstance(raw, str):
-        raw = [part.strip() for part in raw.split(",") if part.strip()]
-    if not isinstance(raw, list) or not all(isinstance(item, str) for item in raw):
-        raise IllegalAction("Say what goes in the Backpack as a list of supplies, like [\"axe\", \"pan\"].")
-    for item in raw:
+def _keep_key(raw: Any) -> Any:
+    """A Backpack choice as one word: 'nothing', 'axe' or 'pan,axe' in the Backpack Card's order; else as sent."""
+    if raw is None or raw == NOTHING or raw == []:
+        return NOTHING if raw is not None else raw
+    items = [part.strip() for part in raw.split(",") if part.strip()] if isinstance(raw, str) else raw
+    if not isinstance(items, list) or not all(isinstance(item, str) and item in SUPPLIES for item in items):
+        return raw
+    return ",".join(sorted(items, key=SUPPLIES.index)) or NOTHING
+
+
+def keep_key(keep: tuple[str, ...] | list[str]) -> str:
+    return ",".join(keep) or NOTHING
+
+
+def _drop_seat(move: Mapping[str, Any]) -> int | None:
+    whose = move.get("whose")
+    return whose if whose is not None else move.get("seat")
+
+
+def _keep_choices(state: State, move: Mapping[str, Any]) -> list[str]:
+    """Every Backpack choice this counselor has tonight; after the fifth night, nothing."""
+    seat = _drop_seat(move)
+    if seat is None or str(seat) not in state["players"] or state["night"] == state["nights"]:
+        return [NOTHING]
+    return [keep_key(keep) for keep in keep_options(pool_of(state["players"][str(seat)]))]
+
+
+def _keep_refused(state: State, move: Mapping[str, Any], value: Any) -> str:
+    """Why this Backpack choice can't be saved, in the counselor's words."""
+    raw, seat = move.get("keep"), _drop_seat(move)
+    items = [part.strip() for part in raw.split(",") if part.strip()] if isinstance(raw, str) else raw
+    if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
+        return "Say what goes in the Backpack as a list of supplies, like [\"axe\", \"pan\"], or 'nothing'."
+    for item in items:
         if item == "jason":
-            raise IllegalAction("A Jason token can't be saved in the Backpack: it goes back to the Camp Bag.")
+            return "A Jason token can't be saved in the Backpack: it goes back to the Camp Bag."
         if item not in SUPPLIES:
-            raise IllegalAction(f"'{item[:30]}' isn't a Supply; the Supplies are {', '.join(SUPPLIES)}.")
-    if len(raw) > 2:
-        raise IllegalAction(f"The Backpack saves up to two Supplies, not {len(raw)}.")
-    return sorted(raw, key=SUPPLIES.index)
+            return f"'{item[:30]}' isn't a Supply; the Supplies are {', '.join(SUPPLIES)}."
+    if len(items) > 2:
+        return f"The Backpack saves up to two Supplies, not {len(items)}."
+    if state["night"] == state["nights"]:
+        return "After the fifth night everything is dropped off, Backpacks included; keep nothing."
+    if seat is not None and str(seat) in state["players"]:
+        pool = pool_of(state["players"][str(seat)])
+        for supply in items:
+            if items.count(supply) > pool[supply]:
+                return f"{seat_name(seat)} has {counted(supply, pool[supply])} to save, not {items.count(supply)}."
+    return "Choose up to two of the Supplies you drop off tonight for the Backpack, or 'nothing'."
 
 
-def _drop_off(state: dict[str, Any], action: dict[str, Any], seat: int):
-    """Save up to two Supplies in the Backpack, score the rest with one bonus; after Night 5 everything counts."""
-    if state["phase"] != "drop-off":
-        raise IllegalAction(f"Drop-off comes when everyone is back at the Cabin; Night {state['night']} is still on.")
-    player = state["players"][str(seat)]
-    if player["dropped"]:
-        raise IllegalAction(f"{seat_name(seat)} has already dropped off tonight.")
-    final = state["night"] == state["nights"]
-    keep = parse_keep(action.get("keep"))
-    pool = pool_of(player)
-    if final and keep:
-        raise IllegalAction("After the fifth night everything is dropped off, Backpacks included; keep nothing.")
-    for supply in set(keep):
-        if keep.count(supply) > pool[supply]:
-            raise IllegalAction(f"{seat_name(seat)} has {counted(supply, pool[supply])} to save, not "
-                                f"{keep.count(supply)}.")
-    defense = 0
-    if final and state["mode"] == "advanced":
-        if "defense" not in action:
-            raise IllegalAction(f"Say how many of your {player['fear_cards']} Fear Cards are Defense Fear Cards "
-                                "(0 if none): they score 3 points each.")
-        defense = _number(action, "defense", "the number of Defense Fear Cards", 0, player["fear_cards"])
-    elif "defense" in action and action["defense"] not in (0, None):
-        raise IllegalAction("Defense Fear Cards are counted after the fifth night of an advanced game only.")
-    bonus = action.get("bonus")
-    if bonus is not None and not isinstance(bonus, str):
-        raise IllegalAction("Name the bonus by its key, like 'three:pan:cleaver', or leave it out for the best.")
+def _kept(move: Mapping[str, Any]) -> list[str]:
+    keep = move.get("keep") or NOTHING
+    return [] if keep == NOTHING else keep.split(",")
+
+
+def _bonus_choices(state: State, move: Mapping[str, Any]) -> list[str]:
+    """'best', 'none' or a bonus the dropped-off Supplies allow (after the Backpack choice)."""
+    seat = _drop_seat(move)
+    if seat is None or str(seat) not in state["players"] or not isinstance(move.get("keep", NOTHING), str):
+        return ["best", "none"]
     try:
-        result = score(without(pool, keep), state["values"], bonus, jason=player["board"]["jason"])
+        rest = without(pool_of(state["players"][str(seat)]), _kept(move))
+    except (KeyError, ValueError):
+        return ["best", "none"]
+    return ["best", *(option["key"] for option in bonuses(rest, state["values"]))]
+
+
+def _bonus_refused(state: State, move: Mapping[str, Any], value: Any) -> str:
+    others = [choice for choice in _bonus_choices(state, move) if choice not in ("best", "none")]
+    if not others:
+        return "These supplies allow no bonus: say 'best' or 'none'."
+    return f"That bonus isn't possible with these supplies; say 'best', 'none' or one of: {', '.join(others)}."
+
+
+def _defense_most(state: State, move: Mapping[str, Any]) -> int | None:
+    seat = _drop_seat(move)
+    return state["players"][str(seat)]["fear_cards"] if seat is not None and str(seat) in state["players"] else None
+
+
+@MOVES.move("drop-off", "Dropping off", _whose(),
+            Choice("keep", "what goes in the Backpack", _keep_choices, optional=True, default=NOTHING, picked=True,
+                   wrong=_keep_refused, help="'nothing', or up to two supplies like 'axe,pan'"),
+            Choice("bonus", "the bonus", _bonus_choices, optional=True, default="best", picked=True,
+                   wrong=_bonus_refused, help="'best', 'none' or a bonus key from the view"),
+            Count("defense", "the number of Defense Fear Cards", low=0, high=_defense_most, optional=True,
+                  wrong="Say the number of Defense Fear Cards as a whole number.",
+                  too_low="{Label} can't be negative ({value}).",
+                  too_high="{Label} can be at most {high}, not {value}."),
+            label="Drop off")
+@_for_counselor
+def drop_off(state: State, move: Move, seat: int):
+    """Save up to two Supplies in the Backpack, score the rest with one bonus; after Night 5 everything counts."""
+    player = _may_drop_off(state, seat)
+    keep = _kept(move)
+    defense_cards = _defense_cards(state, move, player)
+    try:
+        result = score(without(pool_of(player), keep), state["values"], move["bonus"],
+                       jason=player["board"]["jason"])
     except ScoringError as error:
         raise IllegalAction(str(error)) from None
     after = copy.deepcopy(state)
-    mine = after["players"][str(seat)]
-    tonight = [entry for entry in after["cabin"] if entry["seat"] == seat]
-    bravery = tonight[0]["bravery"] if tonight else 0
-    critical = tonight[0]["critical"] if tonight else 0
-    lines = list(result["breakdown"])
-    extras = 0
-    if final:
-        plain = player["fear_cards"] - defense
-        extras = plain + 3 * defense + (3 if player["escape"] else 0)
-        lines.insert(-1, f"{plain} Fear Card{'s' if plain != 1 else ''} left, {plain} x 1 = {plain}")
-        if state["mode"] == "advanced":
-            lines.insert(-1, f"{defense} Defense Fear Card{'s' if defense != 1 else ''}, {defense} x 3 = {3 * defense}")
-        if player["escape"]:
-            lines.insert(-1, "1 Escape Token, 1 x 3 = 3")
-        lines[-1] = f"Total {result['points'] + extras}"
-        mine["fear_cards"], mine["escape"], mine["escape_night"] = 0, False, None
-    mine["nights"].append({"night": state["night"], "bravery": bravery, "critical": critical,
-                           "drop_off": result["points"], "extras": extras,
-                           "total": bravery + critical + result["points"] + extras,
-                           "kept": keep, "bonus": result["bonus"], "breakdown": lines})
-    mine["board"] = empty_board()  # "Once scored, all tokens on Player Boards are returned to the Camp Bag."
-    mine["backpack"] = keep
-    mine["dropped"] = True
-    after["last_drop_offs"] = [entry for entry in after["last_drop_offs"]  # tonight's only: last night's go
-                               if entry["night"] == state["night"] and entry["seat"] != seat]
-    after["last_drop_offs"].append({"seat": seat, "night": state["night"], "breakdown": lines,
-                                    "points": result["points"] + extras, "kept": keep,
-                                    "night_total": mine["nights"][-1]["total"], "bravery": bravery,
-                                    "critical": critical, "attacked": bool(tonight and tonight[0]["attacked"])})
+    tonight = _cabin_rewards(state, seat)
+    extras, lines = _final_trade_in(state, player, defense_cards, result)
+    night = _score_night(after, seat, tonight, result, extras, lines, keep)
     saved = f", saved {keep_label(keep)} in the Backpack" if keep else ""
     scored = result["points"] + extras
-    night_total = mine["nights"][-1]["total"]
-    events = [Event(f"dropped off for {scored} point{'s' if scored != 1 else ''} ({result['bonus']['label']}){saved}; "
-                    f"{night_total} for Night {state['night']} in all.")]
+    events = [Event(f"dropped off for {plural(scored, 'point')} ({result['bonus']['label']}){saved}; "
+                    f"{night['total']} for Night {state['night']} in all.")]
     if all(other["dropped"] for other in after["players"].values()):
         events += _end_of_night(after)
     return after, events
 
 
-def _end_of_night(state: dict[str, Any]) -> list[Event]:
+def _may_drop_off(state: State, seat: int) -> dict[str, Any]:
+    """'At the end of each night, Supplies are dropped off at the Cabin for points': once, after the last return."""
+    if state["phase"] != "drop-off":
+        raise IllegalAction(f"Drop-off comes when everyone is back at the Cabin; Night {state['night']} is still on.")
+    player = state["players"][str(seat)]
+    if player["dropped"]:
+        raise IllegalAction(f"{seat_name(seat)} has already dropped off tonight.")
+    return player
+
+
+def _defense_cards(state: State, move: Move, player: dict[str, Any]) -> int:
+    """'Remaining Defense Fear Cards ... are traded for 3 points each': asked after Night 5 of an advanced game."""
+    given = move["defense"]
+    if final_count(state):
+        if given is None:
+            raise IllegalAction(f"Say how many of your {player['fear_cards']} Fear Cards are Defense Fear Cards "
+                                "(0 if none): they score 3 points each.")
+        return given
+    if given not in (0, None):
+        raise IllegalAction("Defense Fear Cards are counted after the fifth night of an advanced game only.")
+    return 0
+
+
+def _cabin_rewards(state: State, seat: int) -> dict[str, Any]:
+    """The counselor's Cabin space tonight: its Bravery Bonus, the Critical Supply points, whether Jason chased them."""
+    entry = next((entry for entry in state["cabin"] if entry["seat"] == seat), None) or {}
+    return {"bravery": entry.get("bravery", 0), "critical": entry.get("critical", 0),
+            "attacked": bool(entry.get("attacked"))}
+
+
+def _final_trade_in(state: State, player: dict[str, Any], defense_cards: int,
+                    result: dict[str, Any]) -> tuple[int, list[str]]:
+    """'Fear Cards remaining after the 5th night are traded for an additional 1 point each. Remaining Defense Fear
+    Cards and Escape Tokens are traded for 3 points each.' Before then, the drop-off's own lines."""
+    lines = list(result["breakdown"])
+    if state["night"] != state["nights"]:
+        return 0, lines
+    plain = player["fear_cards"] - defense_cards
+    extras = plain + 3 * defense_cards + (3 if player["escape"] else 0)
+    lines.insert(-1, f"{plural(plain, 'Fear Card')} left, {plain} x 1 = {plain}")
+    if state["mode"] == "advanced":
+        lines.insert(-1, f"{plural(defense_cards, 'Defense Fear Card')}, {defense_cards} x 3 = {3 * defense_cards}")
+    if player["escape"]:
+        lines.insert(-1, "1 Escape Token, 1 x 3 = 3")
+    lines[-1] = f"Total {result['points'] + extras}"
+    return extras, lines
+
+
+def _score_night(after: State, seat: int, tonight: dict[str, Any], result: dict[str, Any], extras: int,
+                 lines: list[str], keep: list[str]) -> dict[str, Any]:
+    """'Once scored, all tokens on Player Boards are returned to the Camp Bag': the night's points, on `after`."""
+    mine = after["players"][str(seat)]
+    total = tonight["bravery"] + tonight["critical"] + result["points"] + extras
+    night = {"night": after["night"], "bravery": tonight["bravery"], "critical": tonight["critical"],
+             "drop_off": result["points"], "extras": extras, "total": total, "kept": keep,
+             "bonus": result["bonus"], "breakdown": lines}
+    mine["nights"].append(night)
+    if after["night"] == after["nights"]:
+        mine["fear_cards"], mine["escape"], mine["escape_night"] = 0, False, None
+    mine["board"] = empty_board()
+    mine["stash"], mine["stash_card"] = empty_stash(), False  # the Hidden Stash is dropped off and discarded
+    mine["backpack"] = keep
+    mine["dropped"] = True
+    after["last_drop_offs"] = [entry for entry in after["last_drop_offs"]  # tonight's only: last night's go
+                               if entry["night"] == after["night"] and entry["seat"] != seat]
+    after["last_drop_offs"].append({"seat": seat, "night": after["night"], "breakdown": lines,
+                                    "points": result["points"] + extras, "kept": keep, "night_total": total,
+                                    "bravery": tonight["bravery"], "critical": tonight["critical"],
+                                    "attacked": tonight["attacked"]})
+    return night
+
+
+def _end_of_night(state: State) -> list[Event]:
     """Everyone has dropped off: the game ends after the last night, else the next night begins (on `state`, a copy)."""
     if state["night"] == state["nights"]:
         state["phase"], state["turn"] = "over", None
@@ -484,28 +744,45 @@ def _end_of_night(state: dict[str, Any]) -> list[Event]:
 
 # ---- what only the cardboard knows: entered by the host or the player ---------------------------------------------
 
-def _critical(state: dict[str, Any], action: dict[str, Any]):
-    """'Each Critical Supply Card shows a set of Supplies and the number of points the first player to return ...'"""
-    if state["phase"] != "night":
-        raise IllegalAction("Enter the Critical Supply card during the night it is revealed.")
-    if state["critical"] is not None and state["critical"]["claimed_by"] is not None:
-        raise IllegalAction(f"{seat_name(state['critical']['claimed_by'])} already claimed tonight's Critical Supply "
-                            "card; undo that return to change the card.")
-    wanted = _counts(action, SUPPLIES, scoring.MAX_TOKENS)
+@MOVES.move("critical", "Entering the Critical Supply card",
+            *(_count(supply, MAX_TOKENS) for supply in SUPPLIES),
+            Count("points", "the card's points", low=1, high=MAX_CRITICAL_POINTS,
+                  ask="Entering the Critical Supply card needs 'points': the points the card shows.",
+                  wrong="Say the card's points as a whole number.", too_low="{Label} can't be below 1 ({value}).",
+                  too_high="{Label} can be at most {high}, not {value}."),
+            by="host", label="Save the card")
+def critical(state: State, move: Move, rng: Any):
+    """'Each Critical Supply Card shows a set of Supplies and the number of points the first player to return ...'
+
+    Checked at once against everyone already back at the Cabin, in the order they returned.
+    """
+    if not critical_open(state):
+        if state["critical"] is not None and state["critical"]["claimed_by"] is not None:
+            raise IllegalAction(f"{seat_name(state['critical']['claimed_by'])} already claimed tonight's Critical "
+                                "Supply card; undo that to change the card.")
+        raise IllegalAction("The drop-off has begun: enter the Critical Supply card during the night it is revealed, "
+                            "or before the first drop-off.")
+    wanted = _counts(move, SUPPLIES)
     if not any(wanted.values()):
         raise IllegalAction("A Critical Supply card shows at least one Supply; enter how many of each it shows.")
-    points = _number(action, "points", "the card's points", 1, MAX_CRITICAL_POINTS)
+    points = move["points"]
     after = copy.deepcopy(state)
     after["critical"] = {"set": {supply: count for supply, count in wanted.items() if count}, "points": points,
                          "claimed_by": None}
-    shown = ", ".join(counted(supply, count) for supply, count in wanted.items() if count)
-    return after, [Event(f"revealed Night {state['night']}'s Critical Supply card: {shown}, worth {points} points "
-                         "to the first counselor back at the Cabin with it.")]
+    shown = listing(counted(supply, count) for supply, count in wanted.items() if count)
+    text = (f"revealed Night {state['night']}'s Critical Supply card: {shown}, worth {points} points to the first "
+            "counselor back at the Cabin with it.")
+    claimant = _claim_critical(after)
+    if claimant is not None:
+        text += f" {seat_name(claimant)} was first back with it: +{points} points."
+    return after, [Event(text)]
 
 
-def _bag(state: dict[str, Any], action: dict[str, Any]):
+@MOVES.move("bag", "Counting the Camp Bag", *(_count(token, MAX_BOX_COUNT) for token in TOKENS), by="host",
+            correction=True, label="Save the count")
+def count_bag(state: State, move: Move, rng: Any):
     """The box's Supply and Jason tokens, counted once, so the app knows what the Camp Bag holds."""
-    box = _counts(action, TOKENS, MAX_BOX_COUNT)
+    box = _counts(move, TOKENS)
     if not any(box.values()):
         raise IllegalAction("Enter how many tokens of each kind the box holds.")
     if sum(box.values()) > BOX_TOKENS:
@@ -514,54 +791,52 @@ def _bag(state: dict[str, Any], action: dict[str, Any]):
     out = out_of_bag(state)
     for token in TOKENS:
         if box[token] < out[token]:
-            what = "Jason tokens" if token == "jason" else name(token, 2)
-            where = "on boards, in Backpacks and on the night track" if token == "jason" else "on boards and in " \
-                                                                                              "Backpacks"
-            raise IllegalAction(f"You counted {box[token]} {what}, but {out[token]} are {where} right now.")
+            where = ("on boards, in Backpacks and on the night track" if token == "jason"
+                     else "on boards, Hidden Stashes and in Backpacks")
+            raise IllegalAction(f"You counted {box[token]} {token_name(token)}, but {out[token]} are {where} "
+                                "right now.")
     after = copy.deepcopy(state)
     after["box"] = box
     total = sum(box.values())
     return after, [Event(f"counted the Camp Bag's tokens: {total} in the box, {box['jason']} of them Jason tokens.")]
 
 
-def _set_board(state: dict[str, Any], action: dict[str, Any], seat: int):
+@MOVES.move("set-board", "Correcting a Player Board", _whose(),
+            *(_count(supply, MAX_TOKENS) for supply in SUPPLIES),
+            Count("jason", "the number of Jason tokens", low=0, high=2, optional=True, default=0,
+                  wrong="Say the number of Jason tokens as a whole number.",
+                  too_low="{Label} can't be negative ({value}).",
+                  too_high="A Player Board never holds more than two Jason tokens: the second one is a Second Jason "
+                           "Attack."),
+            Choice("escape", "the Escape Token", ("use", "keep"), optional=True,
+                   wrong="Say 'use' to discard the Escape Token, or 'keep' to take the attack."),
+            correction=True, label="Correct the board")
+@_for_counselor
+def set_board(state: State, move: Move, seat: int):
     """After a Fear Card moves tokens: what the Player Board shows now. Returned players can't be targeted.
 
     "A Second Jason Attack occurs when a player has two Jason Tokens on their Player Board" -- on anyone's turn, so a
     Fear Card that puts a second Jason on a board is recorded here as the attack (or dodged with an Escape Token).
     """
     player = _searching(state, seat, "Correcting a Player Board")
-    board = _counts(action, TOKENS, scoring.MAX_TOKENS)
-    if board["jason"] > 2:
-        raise IllegalAction("A Player Board never holds more than two Jason tokens: the second one is a Second Jason "
-                            "Attack.")
+    board = _counts(move, TOKENS)
     if board == player["board"]:
         raise IllegalAction(f"{seat_name(seat)}'s Player Board already shows that.")
-    bag = bag_now(state)
-    if bag is not None:
-        for token in TOKENS:
-            more = board[token] - player["board"][token]
-            if more > bag[token]:
-                what = "Jason tokens" if token == "jason" else name(token, 2)
-                raise IllegalAction(f"That takes {more} more {what} than the Camp Bag holds by the count "
-                                    f"({bag[token]}).")
-    _check_box_total(state, sum(board.values()) - sum(player["board"].values()))
+    _board_fits_the_bag(state, player, board)
     attack = board["jason"] == 2
     can_dodge = attack and escape_usable(state, player)
-    escape = action.get("escape")
-    if escape is not None and not can_dodge:
+    escape_choice = move["escape"]
+    if escape_choice is not None and not can_dodge:
         raise IllegalAction("There is no Second Jason Attack to dodge with an Escape Token here; leave 'escape' out.")
-    if can_dodge and escape not in ("use", "keep"):
+    if can_dodge and escape_choice is None:
         raise IllegalAction(f"Two Jason tokens and {seat_name(seat)} holds an Escape Token: say 'use' to discard it "
                             "and send one Jason back to the bag, or 'keep' to take the attack.")
     after = copy.deepcopy(state)
     mine = after["players"][str(seat)]
-    if attack and escape != "use":
+    if attack and escape_choice != "use":
         mine["board"] = board
         text = _jason_attack(after, seat, f"recorded a second Jason token on {seat_name(seat)}'s Player Board")
-        if state["turn"] == seat:
-            return _pass_turn(after, seat, [text])
-        return after, [Event(text)]
+        return _pass_turn(after, seat, [text])
     if attack:  # dodged: the Escape Token sends one Jason back to the bag
         board = {**board, "jason": 1}
         mine["escape"], mine["escape_night"] = False, None
@@ -572,65 +847,180 @@ def _set_board(state: dict[str, Any], action: dict[str, Any], seat: int):
     return after, [Event(f"corrected {seat_name(seat)}'s Player Board to: {shown}.{dodged}")]
 
 
-def _set_hand(state: dict[str, Any], action: dict[str, Any], seat: int):
+def _board_fits_the_bag(state: State, player: dict[str, Any], board: dict[str, int]) -> None:
+    """A corrected board takes its extra tokens from the Camp Bag: no more than it holds, nor than the box has."""
+    bag = bag_now(state)
+    if bag is not None:
+        for token in TOKENS:
+            more = board[token] - player["board"][token]
+            if more > bag[token]:
+                raise IllegalAction(f"That takes {more} more {token_name(token, more)} than the Camp Bag holds by the "
+                                    f"count ({bag[token]}).")
+    _check_box_total(state, sum(board.values()) - sum(player["board"].values()))
+
+
+@MOVES.move("set-hand", "Correcting a hand of Fear Cards", _whose(),
+            Count("count", "the number of Fear Cards", low=0, high=MAX_FEAR_CARDS,
+                  ask="Correcting a hand of Fear Cards needs 'count': how many Fear Cards the counselor holds.",
+                  wrong="Say the number of Fear Cards as a whole number.",
+                  too_low="{Label} can't be negative ({value}).",
+                  too_high="{Label} can be at most {high}, not {value}."),
+            correction=True, label="Set")
+@_for_counselor
+def set_hand(state: State, move: Move, seat: int):
     """After a Fear Card draws or discards cards: how many Fear Cards the player holds now."""
-    count = _number(action, "count", "the number of Fear Cards", 0, MAX_FEAR_CARDS)
+    count = move["count"]
     player = state["players"][str(seat)]
     if count == player["fear_cards"]:
-        raise IllegalAction(f"{seat_name(seat)} already holds {count} Fear Cards.")
+        raise IllegalAction(f"{seat_name(seat)} already holds {plural(count, 'Fear Card')}.")
     after = copy.deepcopy(state)
     after["players"][str(seat)]["fear_cards"] = count
-    return after, [Event(f"corrected {seat_name(seat)}'s hand to {count} Fear Cards (was {player['fear_cards']}).")]
+    return after, [Event(f"corrected {seat_name(seat)}'s hand to {plural(count, 'Fear Card')} "
+                         f"(was {player['fear_cards']}).")]
 
 
-# ---- the contract's other functions --------------------------------------------------------------------------------
+def _seating_refused(state: State, move: Mapping[str, Any], value: Any) -> str:
+    count = len(state["seats"])
+    return (f"Name each of the {count} seats once, in the order you sit round the table, like "
+            f"{', '.join(str(seat) for seat in seating_of(state))}.")
 
-def legal_actions(state: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
-    """What the UI offers: the turn actions to whoever's turn it is, drop-off to who hasn't, the host's entries."""
+
+@MOVES.move("seating", "Entering the seating",
+            Numbers("order", "the seats in the order you sit round the table", length=6, low=1,
+                    high=lambda state, move: max(state["seats"]), picked=True,
+                    ask="Say the seats in the order you sit round the table, like 1, 3, 2.",
+                    wrong=_seating_refused, too_low=_seating_refused, too_high=_seating_refused),
+            by="host", correction=True, label="Save the seating")
+def seating(state: State, move: Move, rng: Any):
+    """'Each Player taking turns': round the table, which the app can't see; seat order until the host enters it."""
+    order = move["order"]
+    if sorted(order) != sorted(state["seats"]):
+        raise IllegalAction(_seating_refused(state, move, order))
+    if same_round(order, seating_of(state)):
+        raise IllegalAction("Turns already go round in that order.")
+    after = copy.deepcopy(state)
+    after["order"] = list(order)
+    return after, [Event(f"entered the seating round the table: {', '.join(seat_name(seat) for seat in order)}; "
+                         "turns go round in that order.")]
+
+
+apply = MOVES.apply
+
+
+# ---- what each screen may do now -----------------------------------------------------------------------------------
+
+def legal_actions(state: State, seat: int | None) -> list[dict[str, Any]]:
+    """Complete moves this seat may make now (None: the host, for any counselor), each accepted as it is."""
     if state["phase"] == "over" or (seat is not None and seat not in state["seats"]):
         return []
     actions: list[dict[str, Any]] = []
-    seats = [seat] if seat is not None else list(state["seats"])
-    bag = bag_now(state)
-    room = sum(out_of_bag(state).values()) < BOX_TOKENS
-    for number in seats:
-        player = state["players"][str(number)]
-        mark = {"whose": number} if seat is None else {}
-        if state["phase"] == "night" and not player["returned"]:
-            if state["turn"] == number:
-                for token in TOKENS:
-                    if not room or (bag is not None and bag[token] <= 0):
-                        continue  # the bag holds none of it: the search would be refused
-                    if token == "jason" and player["board"]["jason"] and escape_usable(state, player):
-                        actions += [{"type": "search", "supply": "jason", "escape": choice, **mark}
-                                    for choice in ("use", "keep")]
-                    else:
-                        actions.append({"type": "search", "supply": token, **mark})
-                if player["fear_cards"]:
-                    actions.append({"type": "fear", **mark})
-                if state["critical"] is not None:
-                    actions.append({"type": "return", **mark})
-            elif state["mode"] == "advanced" and player["fear_cards"]:
-                actions.append({"type": "defense", **mark})
-            if escape_usable(state, player) and player["board"]["jason"]:
-                actions.append({"type": "escape", **mark})
-        if state["phase"] == "drop-off" and not player["dropped"]:
-            final_count = state["night"] == state["nights"] and state["mode"] == "advanced"
-            actions.append({"type": "drop-off", **mark, **({"defense": 0} if final_count else {})})
+    for number in ([seat] if seat is not None else state["seats"]):
+        actions += _offer_night(state, number) + _offer_drop_off(state, number)
     if seat is None:
-        if state["phase"] == "night" and (state["critical"] is None or state["critical"]["claimed_by"] is None):
-            actions.append({"type": "critical"})
-        actions.append({"type": "bag"})
+        actions += _offer_host(state)
     return actions
 
 
-def standings(state: dict[str, Any]) -> list[tuple[int, int]]:
+def _offer_night(state: State, seat: int) -> list[dict[str, Any]]:
+    """'Search for Supplies ◊ Play a Fear Card ◊ Return to the Cabin' on a turn; Defense cards and Escape out of it."""
+    player = state["players"][str(seat)]
+    if state["phase"] != "night" or player["returned"]:
+        return []
+    mark = {"whose": seat}
+    offers: list[dict[str, Any]] = []
+    if state["turn"] == seat:
+        offers += _offer_searches(state, seat)
+        if player["fear_cards"]:
+            offers.append({"type": "fear", **mark})
+            if not player.get("stash_card"):
+                offers.append({"type": "fear", **mark, "card": HIDDEN_STASH})
+        offers.append({"type": "return", **mark})
+    elif state["mode"] == "advanced" and player["fear_cards"]:
+        offers.append({"type": "defense", **mark})
+    if escape_usable(state, player) and player["board"]["jason"]:
+        offers.append({"type": "escape", **mark})
+    if player.get("stash_card"):
+        offers += [{"type": "stash", **mark, "supply": supply, "count": 1} for supply in SUPPLIES
+                   if player["board"][supply]]
+    return offers
+
+
+def _offer_searches(state: State, seat: int) -> list[dict[str, Any]]:
+    """One search per token the Camp Bag can still give (by the host's count, and the box's 67 tokens)."""
+    player = state["players"][str(seat)]
+    bag = bag_now(state)
+    if sum(out_of_bag(state).values()) >= BOX_TOKENS:
+        return []
+    offers = []
+    for token in TOKENS:
+        if bag is not None and bag[token] <= 0:
+            continue  # the bag holds none of it: the search would be refused
+        if token == "jason" and player["board"]["jason"] and escape_usable(state, player):
+            offers += [{"type": "search", "whose": seat, "supply": "jason", "escape": choice}
+                       for choice in ("use", "keep")]
+        else:
+            offers.append({"type": "search", "whose": seat, "supply": token})
+    return offers
+
+
+def _offer_drop_off(state: State, seat: int) -> list[dict[str, Any]]:
+    """Keeping nothing, with the best bonus; after the fifth night of an advanced game, no Defense card by default."""
+    if state["phase"] != "drop-off" or state["players"][str(seat)]["dropped"]:
+        return []
+    offer = {"type": "drop-off", "whose": seat, "keep": NOTHING, "bonus": "best"}
+    return [offer | {"defense": 0}] if final_count(state) else [offer]
+
+
+def _offer_host(state: State) -> list[dict[str, Any]]:
+    """The Critical Supply card (as entered, or one Cast Iron Pan for 1 point), the bag count and the corrections."""
+    offers: list[dict[str, Any]] = []
+    if critical_open(state):
+        card = state["critical"] or {"set": {SUPPLIES[0]: 1}, "points": 1}
+        offers.append({"type": "critical", **card["set"], "points": card["points"]})
+    out = out_of_bag(state)
+    if sum(out.values()) < BOX_TOKENS:
+        offers.append({"type": "bag", **{token: count for token, count in out.items() if count},
+                       SUPPLIES[0]: out[SUPPLIES[0]] + 1})
+    order = seating_of(state)
+    if len(order) > 2:  # the other way round the table (two seats go round only one way)
+        offers.append({"type": "seating", "order": [order[0], *reversed(order[1:])]})
+    for seat in state["seats"]:
+        offers += _offer_corrections(state, seat)
+    return offers
+
+
+def _offer_corrections(state: State, seat: int) -> list[dict[str, Any]]:
+    """A board one Supply lighter (or heavier, from the bag) while the counselor searches; a hand one card different."""
+    player = state["players"][str(seat)]
+    hand = player["fear_cards"]
+    offers: list[dict[str, Any]] = [{"type": "set-hand", "whose": seat,
+                                     "count": hand + 1 if hand < MAX_FEAR_CARDS else hand - 1}]
+    if state["phase"] != "night" or player["returned"]:
+        return offers
+    board = dict(player["board"])
+    present = [supply for supply in SUPPLIES if board[supply]]
+    bag = bag_now(state)
+    room = sum(out_of_bag(state).values()) < BOX_TOKENS
+    takeable = [supply for supply in SUPPLIES if room and (bag is None or bag[supply] > 0)]
+    if present:
+        board[present[-1]] -= 1
+    elif takeable:
+        board[takeable[0]] += 1
+    else:
+        return offers
+    return [{"type": "set-board", "whose": seat, **{token: count for token, count in board.items() if count}},
+            *offers]
+
+
+# ---- the end -------------------------------------------------------------------------------------------------------
+
+def standings(state: State) -> list[tuple[int, int]]:
     """(seat, points) from most points down; seat order breaks nothing, it only keeps the list steady."""
     return sorted(((seat, total_points(state["players"][str(seat)])) for seat in state["seats"]),
                   key=lambda row: -row[1])
 
 
-def outcome(state: dict[str, Any]) -> Outcome | None:
+def outcome(state: State) -> Outcome | None:
     """'The player with the most points is the winner!' The rulebook names no tie-break, so a tie is shared."""
     if state["phase"] != "over":
         return None
@@ -644,19 +1034,25 @@ def outcome(state: dict[str, Any]) -> Outcome | None:
     return Outcome(winners, text, shared=len(winners) > 1)
 
 
-def view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+def turn_seats(state: State) -> list[int]:
+    """Whom the table waits for: the counselor whose turn it is, or everyone still to drop off."""
+    if state["phase"] == "night":
+        return [state["turn"]]
+    if state["phase"] == "drop-off":
+        return [seat for seat in state["seats"] if not state["players"][str(seat)]["dropped"]]
+    return []
+
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
     """Everything is public on the table; add the derived numbers the screens show (odds, choices, the board check)."""
-    seat = viewer.seat if isinstance(viewer, Viewer) else viewer  # until this game declares its moves (issue 13)
-    from .views import derive  # the presentation arithmetic lives in its own pure module
+    from .views import board_check, derive, turn_text  # the presentation arithmetic lives in its own pure module
 
-    return derive(state, seat)
-
-
-__all__ = ["new_state", "legal_actions", "apply", "outcome", "view", "FORM_NUMBERS", "bag_now", "out_of_bag",
-           "pool_of", "keep_options"]
+    moves = legal_actions(state, viewer.seat) if viewer.moves else []
+    return derive(state, viewer.seat) | seen(viewer, moves=moves, turn=turn_seats(state), turn_text=turn_text(state),
+                                             board_check=board_check(state))
 
 
-def figures(state: dict[str, Any]) -> dict[str, Any]:
+def figures(state: State) -> dict[str, Any]:
     """For the history: each counselor's points in all and night by night, and their best night (the contract's
     optional `figures`; reads only the state)."""
     seats = {}
@@ -668,3 +1064,9 @@ def figures(state: dict[str, Any]) -> dict[str, Any]:
     scored = max((len(state["players"][str(seat)]["nights"]) for seat in state["seats"]), default=0)
     return {"score": "points", "side": None, "scenario": None, "seats": seats,
             "facts": [["Nights scored", f"{scored} of {state['nights']}"], ["Mode", state["mode"]]]}
+
+
+from .views import VIEW_SCHEMA  # noqa: E402  (the view's keys are declared beside the code that builds them)
+
+__all__ = ["MOVES", "READINGS", "VIEW_SCHEMA", "new_state", "legal_actions", "apply", "outcome", "view", "figures",
+           "bag_now", "out_of_bag", "pool_of", "keep_options", "reading"]

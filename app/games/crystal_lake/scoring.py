@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
+from . import PROFILE
+
 # The six Supplies in the order the Backpack Card lists them; Jason tokens are worth nothing.
 SUPPLIES = ("pan", "flashlight", "gasoline", "cleaver", "car_keys", "axe")
 NAMES = {"pan": ("Cast Iron Pan", "Cast Iron Pans"), "flashlight": ("Flashlight", "Flashlights"),
@@ -21,11 +23,11 @@ NAMES = {"pan": ("Cast Iron Pan", "Cast Iron Pans"), "flashlight": ("Flashlight"
          "car_keys": ("Car Keys", "Car Keys"), "axe": ("Axe", "Axes")}
 BOARD_NAMES = {"Cast Iron Pan": "pan", "Flashlight": "flashlight", "Gasoline": "gasoline", "Cleaver": "cleaver",
                "Car Keys": "car_keys", "Axe": "axe"}
-# Verified: the Player Board's Supply value side (also in profile.toml, which the table uses).
-VALUES = {"pan": 1, "flashlight": 2, "gasoline": 3, "cleaver": 4, "car_keys": 6, "axe": 8}
-FIVE_TYPES_BONUS = 8
-SIX_TYPES_BONUS = 12
-MAX_TOKENS = 67  # "67 Supply Tokens" in the box: no drop-off can hold more
+# The component numbers come from profile.toml only: the Player Board's values, its two set bonuses, the box's tokens.
+VALUES = {key: int(PROFILE["supply_values"].value[board]) for board, key in BOARD_NAMES.items()}
+FIVE_TYPES_BONUS = int(PROFILE["combination_bonuses"].value["five"])
+SIX_TYPES_BONUS = int(PROFILE["combination_bonuses"].value["six"])
+MAX_TOKENS = int(PROFILE["supply_tokens"].value)  # "67 Supply Tokens" in the box: no drop-off can hold more
 
 
 class ScoringError(ValueError):
@@ -45,9 +47,9 @@ def counted(supply: str, count: int) -> str:
 
 def values_from_profile(profile_values: Mapping[str, Any] | None) -> dict[str, int]:
     """The Player Board's values keyed by supply, from profile.toml's names ('Cast Iron Pan' = 1)."""
-    if not profile_values:
-        return dict(VALUES)
     values = dict(VALUES)
+    if not profile_values:
+        return values
     for board_name, key in BOARD_NAMES.items():
         if board_name in profile_values:
             values[key] = int(profile_values[board_name])
