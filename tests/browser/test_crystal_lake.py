@@ -46,7 +46,7 @@ def test_three_phones_and_a_host_play_a_night_to_its_drop_off(live_server, scree
     bo.get_by_role("button", name="Drew Cleaver").click()
     expect(bo.locator(".cl-me")).to_contain_text("1 Cleaver")
     cy.get_by_role("button", name="Drew Axe").click()
-    expect(ann.locator(".cl-phase")).to_contain_text("Your turn")
+    expect(ann.locator(".whose-turn .turn-yours")).to_have_text("Your turn")
     ann.get_by_role("button", name="Return to the Cabin").click()
     expect(host.locator(".cl-critical")).to_contain_text("Claimed by Ann")
     bo.get_by_role("button", name="Return to the Cabin").click()
@@ -70,7 +70,7 @@ def test_three_phones_and_a_host_play_a_night_to_its_drop_off(live_server, scree
         for name, total in expected.items():
             expect(page.locator(".cl-scores tr", has_text=name).locator(".cl-total")).to_have_text(total)
     expect(host.locator(".cl-breakdown-card.seat-blue")).to_contain_text("1 Cleaver, 1 x 4 = 4")
-    expect(cy.locator(".cl-phase")).to_contain_text("Your turn")  # the last back to the Cabin starts Night 2
+    expect(cy.locator(".whose-turn .turn-yours")).to_have_text("Your turn")  # the last back to the Cabin starts Night 2
 
     for page, name in ((host, "crystal-lake-host"), (ann, "crystal-lake-phone")):
         assert serious_violations(page) == [], name

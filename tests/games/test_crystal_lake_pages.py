@@ -41,7 +41,7 @@ def form_act(browser, code: str, fields: dict, seat_page: str | None = None):
 def test_host_and_phones_see_the_night_and_whose_turn_it_is(hosted):
     code, host, ann = hosted["code"], hosted["host"], hosted["phones"]["Ann"]
     host_page = words(host.get(f"/t/{code}"))
-    assert "Night 1 of 5" in host_page and "Ann 's turn" in host_page
+    assert "Night 1 of 5" in host_page and "Counselor 1's turn on Night 1" in host_page
     assert "Enter tonight's Critical Supply card" in host_page and "Scoreboard" in host_page
     assert "Start of Night 1: enter the Critical Supply card" in host_page
     phone_page = words(ann.get(f"/t/{code}/seat", follow_redirects=True))
@@ -310,7 +310,7 @@ def test_can_the_host_record_a_second_jason_from_a_fear_card_with_the_fix_a_boar
     assert response.status_code == 200, words(response)
     page = words(host.get(f"/t/{code}"))
     assert "recorded a second Jason token on Counselor 1's Player Board: SECOND JASON ATTACK!" in page
-    assert "fled from Jason, Cabin 1st" in page and "Bo 's turn" in page  # Bo's turn goes on
+    assert "fled from Jason, Cabin 1st" in page and "Counselor 2's turn on Night 1" in page  # Bo's turn goes on
 
 
 def test_a_phone_returns_before_the_card_and_the_host_sees_the_reading_in_force(hosted):
