@@ -100,18 +100,21 @@ def offered_moves(call: Call, table: dict, steps: int) -> None:
         call(f"/api/tables/{table['code']}/actions", move, table["host_token"])
 
 
-def set_up(call: Call, slug: str, finished: bool) -> dict:
-    """A table of `slug` mid-game (one seat still free), or played on to its end (the host ends it if no script
+def set_up(call: Call, slug: str, phase: str) -> dict:
+    """A table of `slug` at the `phase` its board is checked in, with one seat still free: "start" (everyone just
+    sat down), "mid" (the script's moves to mid-game) or "finished" (on to the end; the host ends it if no script
     does). Moves go from the host token: for a seated player when they name `seat`, as the host otherwise."""
     script = SCRIPTS.get(slug, {"options": {}, "players": None, "mid": None, "end": None})
     table = call("/api/tables", {"game": slug, "options": script["options"]})
     names = script["players"] or ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"][:max(1, len(table["seats"]) - 1)]
     for name in names:
         call(f"/api/tables/{table['code']}/join", {"name": name, "key": table["join_key"]})
+    if phase == "start":
+        return table
     if script["mid"] is None:
         offered_moves(call, table, 6)
-    for action in [*(script["mid"] or []), *((script["end"] or []) if finished else [])]:
+    for action in [*(script["mid"] or []), *((script["end"] or []) if phase == "finished" else [])]:
         call(f"/api/tables/{table['code']}/actions", action, table["host_token"])
-    if finished and call(f"/api/tables/{table['code']}", token=table["host_token"])["outcome"] is None:
+    if phase == "finished" and call(f"/api/tables/{table['code']}", token=table["host_token"])["outcome"] is None:
         call(f"/api/tables/{table['code']}/end", {}, table["host_token"])
     return table

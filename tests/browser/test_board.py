@@ -1,5 +1,6 @@
-"""Every game's TV board in Chromium at 1920x1080 and 1280x720, mid-game and once the game is over: each part the board
-names (data-board) fully on screen, nothing to scroll, no control, the result instead of the QR at the end, axe clean.
+"""Every game's TV board in Chromium at 1920x1080 and 1280x720, at the start, mid-game and once the game is over: each
+part the board names (data-board) fully on screen, nothing to scroll, no control, the result instead of the QR at the
+end, axe clean.
 
 A game joins by having templates/games/<game>/_board.html and naming its parts with data-board attributes; a game
 without a script in tests/boards.py is set up with its default options and a few of the moves its view offers."""
@@ -34,18 +35,21 @@ def call(base: str) -> Call:
 
 
 def off_screen(page, selector: str) -> list[str]:
-    """Each element matching `selector` not fully shown: outside the viewport, or cut by a box that hides its
-    overflow (a card, a column), as 'what: where'."""
+    """Each element matching `selector` not fully shown: outside the viewport, cut by a box that hides its overflow
+    (a card, a column), or with something of its own spilling out of it (a token off its space), as 'what: where'."""
     return page.evaluate("""selector => [...document.querySelectorAll(selector)].flatMap(element => {
         const box = element.getBoundingClientRect();
-        const within = (outer) => box.left >= outer.left - 0.5 && box.top >= outer.top - 0.5
-            && box.right <= outer.right + 0.5 && box.bottom <= outer.bottom + 0.5;
+        const within = (inner, outer) => inner.left >= outer.left - 0.5 && inner.top >= outer.top - 0.5
+            && inner.right <= outer.right + 0.5 && inner.bottom <= outer.bottom + 0.5;
         let shown = box.width > 0 && box.height > 0
-            && within({left: 0, top: 0, right: innerWidth, bottom: innerHeight});
+            && within(box, {left: 0, top: 0, right: innerWidth, bottom: innerHeight});
         for (let outer = element.parentElement; shown && outer; outer = outer.parentElement) {
-            if (getComputedStyle(outer).overflow !== "visible") shown = within(outer.getBoundingClientRect());
+            if (getComputedStyle(outer).overflow !== "visible") shown = within(box, outer.getBoundingClientRect());
         }
-        return shown ? [] : [`${element.dataset.board || element.className}: ${JSON.stringify(box)}`];
+        const spilt = [...element.querySelectorAll("*")].filter(inner => !inner.closest(".visually-hidden")
+            && inner.getBoundingClientRect().width > 0 && !within(inner.getBoundingClientRect(), box));
+        return shown && !spilt.length ? [] : [`${element.dataset.board || element.className}: ${JSON.stringify(box)}`
+                                              + spilt.map(inner => ` spills ${inner.className}`).join("")];
     })""", selector)
 
 
@@ -64,12 +68,13 @@ def cut_off(page) -> list[str]:
     })""")
 
 
-@pytest.mark.parametrize("finished", [False, True], ids=["mid-game", "finished"])
+@pytest.mark.parametrize("phase", ["start", "mid", "finished"])
 @pytest.mark.parametrize("slug", BOARDS)
-def test_the_board_shows_the_game_on_one_tv_screen(live_server, screens, slug, finished):
+def test_the_board_shows_the_game_on_one_tv_screen(live_server, screens, slug, phase):
     from playwright.sync_api import expect
 
-    table = set_up(call(live_server), slug, finished)
+    table = set_up(call(live_server), slug, phase)
+    finished = phase == "finished"
     named_parts = set()
     for size in (TV, SMALL_TV):
         tv = screens(size | {"extra_http_headers": {"Authorization": f"Bearer {table['host_token']}"}})
@@ -81,7 +86,7 @@ def test_the_board_shows_the_game_on_one_tv_screen(live_server, screens, slug, f
         parts = tv.locator("#live [data-board]")
         named_parts = {parts.nth(index).get_attribute("data-board") for index in range(parts.count())}
         assert named_parts, f"{where}: the board names no part: give each a data-board attribute"
-        if not finished:  # once it is over, a board may put the result where the turn was
+        if phase == "mid":  # at the start nothing was rolled yet; at the end the result may replace the turn
             assert NAMED.get(slug, set()) <= named_parts, f"{where}: missing {NAMED[slug] - named_parts}"
         assert off_screen(tv, "#live [data-board]") == [], where
         assert cut_off(tv) == [], where
@@ -97,6 +102,6 @@ def test_the_board_shows_the_game_on_one_tv_screen(live_server, screens, slug, f
                            "document.scrollingElement.scrollWidth <= innerWidth"), f"{where}: the board scrolls"
         controls = tv.locator("#live :is(button, input, select, textarea, form, a[href], details)")
         assert controls.count() == 0, f"{where}: a control on the board"
-        shoot(tv, f"board-{slug}-{'finished' if finished else 'mid'}-{size['viewport']['width']}")
+        shoot(tv, f"board-{slug}-{phase}-{size['viewport']['width']}")
         assert serious_violations(tv) == [], where
     assert screens.problems == [], screens.problems

@@ -88,7 +88,7 @@ MID_GAME = {
 
 @pytest.mark.parametrize("slug", [slug for slug in REGISTRY if has_board(slug)])
 def test_each_games_board_names_its_parts_in_the_games_words_with_no_control(client, slug):
-    table = set_up(api_call(client), slug, finished=False)
+    table = set_up(api_call(client), slug, "mid")
     html = page_text(board(client, table))
     live = html[html.index('id="live"'):]
     assert not re.search(r"<(form|button|input|select|textarea)\b", live)
@@ -101,7 +101,7 @@ def test_each_games_board_names_its_parts_in_the_games_words_with_no_control(cli
 
 @pytest.mark.parametrize("slug", [slug for slug in REGISTRY if has_board(slug) and SCRIPTS.get(slug, {}).get("end")])
 def test_a_game_the_rules_decided_shows_its_result_on_the_board_not_the_qr(client, slug):
-    table = set_up(api_call(client), slug, finished=True)
+    table = set_up(api_call(client), slug, "finished")
     state = client.get(f"/api/tables/{table['code']}", headers=bearer(table["host_token"])).get_json()
     assert state["status"] != "finished" and state["outcome"]  # decided by the rules; the host hasn't ended it
     html = page_text(board(client, table))
