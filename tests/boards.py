@@ -87,17 +87,19 @@ def has_board(slug: str) -> bool:
 Call = Callable[..., dict]  # call(path, body=None, token=None): the JSON API, raising on a refusal
 
 
-def offered_moves(call: Call, table: dict, steps: int) -> None:
-    """A game without a script: a few times, the first move offered, for whoever the game waits for (else the host)."""
-    for _ in range(steps):
+def offered_moves(call: Call, table: dict, steps: int) -> int:
+    """A few times, the first move offered to whoever the game waits for (the host if it waits for nobody seated);
+    a game without a script gets to mid-game this way. How many were made before none was offered."""
+    for made in range(steps):
         state = call(f"/api/tables/{table['code']}", token=table["host_token"])
-        seated = {seat["number"] for seat in state["seats"] if seat["occupied"]}
-        offers = state["view"].get("moves") or []
+        turn = state["view"].get("turn")  # the shared shape ({"seats": [...], "text": ...}) once a game declares it
+        waited = [seat for seat in (turn.get("seats", []) if isinstance(turn, dict) else []) if seat in table["tokens"]]
+        token = table["tokens"][waited[0]] if waited else table["host_token"]
+        offers = call(f"/api/tables/{table['code']}", token=token)["view"].get("moves") or []
         if not offers:
-            return
-        waited = [seat for seat in state["view"]["turn"]["seats"] if seat in seated]
-        move = offers[0] | ({"seat": waited[0]} if waited and "whose" not in offers[0] else {})
-        call(f"/api/tables/{table['code']}/actions", move, table["host_token"])
+            return made
+        call(f"/api/tables/{table['code']}/actions", offers[0], token)
+    return steps
 
 
 def set_up(call: Call, slug: str, phase: str) -> dict:
@@ -107,8 +109,10 @@ def set_up(call: Call, slug: str, phase: str) -> dict:
     script = SCRIPTS.get(slug, {"options": {}, "players": None, "mid": None, "end": None})
     table = call("/api/tables", {"game": slug, "options": script["options"]})
     names = script["players"] or ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"][:max(1, len(table["seats"]) - 1)]
+    table["tokens"] = {}
     for name in names:
-        call(f"/api/tables/{table['code']}/join", {"name": name, "key": table["join_key"]})
+        seated = call(f"/api/tables/{table['code']}/join", {"name": name, "key": table["join_key"]})
+        table["tokens"][seated["seat"]] = seated["seat_token"]
     if phase == "start":
         return table
     if script["mid"] is None:

@@ -12,7 +12,7 @@ import urllib.error
 import pytest
 
 from app.games import REGISTRY
-from tests.boards import NAMED, Call, has_board, set_up
+from tests.boards import NAMED, Call, has_board, offered_moves, set_up
 from tests.browser.conftest import shoot
 from tests.browser.test_join_by_qr import serious_violations
 from tests.browser.test_table_at_night import SMALL_TV, TV, api
@@ -104,4 +104,8 @@ def test_the_board_shows_the_game_on_one_tv_screen(live_server, screens, slug, p
         assert controls.count() == 0, f"{where}: a control on the board"
         shoot(tv, f"board-{slug}-{phase}-{size['viewport']['width']}")
         assert serious_violations(tv) == [], where
+        if phase == "mid" and size is TV:  # the next move reaches the TV on its own; the smaller TV then shows it
+            version = tv.locator(".board .live-state").get_attribute("data-version")
+            if offered_moves(call(live_server), table, 1):
+                expect(tv.locator(".board .live-state")).not_to_have_attribute("data-version", version)
     assert screens.problems == [], screens.problems
