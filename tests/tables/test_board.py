@@ -106,3 +106,4 @@ def test_a_game_the_rules_decided_shows_its_result_on_the_board_not_the_qr(clien
     assert state["status"] != "finished" and state["outcome"]  # decided by the rules; the host hasn't ended it
     html = page_text(board(client, table))
     assert "qr-frame" not in html and state["outcome"]["text"] in html and "board-result" in html
+    assert 'class="fsb-tag">turn<' not in html  # nobody's turn once it is over
