@@ -91,12 +91,13 @@ def live_context(table: Table, visitor: service.Visitor, seat, screen: str = "pa
             "newest": log[0] if log else None, "dice": shared.dice,
             "offers": offers, "panel": f"games/{shared.spec.package}/_panel.html", "screen": screen,
             "board": f"games/{shared.spec.package}/_board.html",
-            "board_qr": board_qr(table) if screen == "board" else None}
+            "board_qr": board_qr(table, shared.outcome is not None) if screen == "board" else None}
 
 
-def board_qr(table: Table) -> str | None:
-    """The join QR code for the TV while seats are free, or while the host asks for it; never once the game ended."""
-    if table.status == "finished" or table.next_code:
+def board_qr(table: Table, decided: bool) -> str | None:
+    """The join QR code for the TV while seats are free, or while the host asks for it; never once the game ended,
+    whether the host ended it or the rules decided it (`decided`: the board shows the result there instead)."""
+    if decided or table.status == "finished" or table.next_code:
         return None
     if all(seat.occupied for seat in table.player_seats) and not service.join_qr_requested(table):
         return None

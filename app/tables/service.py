@@ -23,6 +23,7 @@ from ..errors import BadRequest, Conflict, Forbidden, Gone, Invalid, NotFound, U
 from ..extensions import db
 from ..games import OptionError, UnknownGame, get_game
 from ..games.contract import IllegalAction, Viewer
+from ..games.words import plural
 from ..history import record as plays
 from ..inputs import NotAWholeNumber, whole_number, whole_or_none
 from ..live import broker
@@ -318,9 +319,9 @@ def _open_table(spec, options: dict[str, Any], seats: list[tuple[str, str]], hos
                    for number, (name, colour) in enumerate(seats, start=1)]
     db.session.add(table)
     db.session.flush()
-    opened = opened or "Table {code} opened for {game}, {count} seats."
+    opened = opened or "Table {code} opened for {game}, {seats}."
     db.session.add(Action(table_id=table.id, seq=1, actor="Host", type="table.create", undoable=False,
-                          text=opened.format(code=code, game=spec.name, count=len(seats))))
+                          text=opened.format(code=code, game=spec.name, seats=plural(len(seats), "seat"))))
     return table
 
 

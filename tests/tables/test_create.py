@@ -5,7 +5,7 @@ import re
 import pytest
 
 from app.tables import codes
-from tests.conftest import create_via_api, csrf_token, page_text, snapshot
+from tests.conftest import bearer, create_via_api, csrf_token, page_text, snapshot
 from tests.games.test_registry import PLAYER_COUNTS
 
 
@@ -124,3 +124,11 @@ def test_a_code_taken_at_the_last_moment_is_retried_not_a_500(client, app, monke
     finally:
         monkeypatch.setattr(db.session, "scalar", real_scalar)
     assert second.status_code == 201 and second.get_json()["code"] == "ZZZZZ"
+
+
+def test_the_first_log_line_counts_the_seats_in_words(client):
+    one = create_via_api(client, "tracker", {"players": 1})
+    two = create_via_api(client, "tracker", {"players": 2})
+    logs = [client.get(f"/api/tables/{table['code']}/log", headers=bearer(table["host_token"])).get_json()
+            for table in (one, two)]
+    assert [log["log"][-1]["text"].rsplit(", ", 1)[1] for log in logs] == ["1 seat.", "2 seats."]
