@@ -16,6 +16,7 @@ NAMED = {
     "directors-cut": {"night", "full-turn", "whose-move", "rolls", "alive"},
     "night-of-frights": {"turn", "action-tokens", "scare-tracker", "last-capture"},
     "flipside": {"player", "health", "power", "remnant", "deck"},
+    "crystal-lake": {"night-track", "cabin", "scoreboard"},
 }
 
 

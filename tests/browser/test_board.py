@@ -61,7 +61,7 @@ def cut_off(page) -> list[str]:
             return [];
         }
         const cut = element.scrollHeight > element.clientHeight + 1 || element.scrollWidth > element.clientWidth + 1;
-        const what = element.dataset.board || element.className;
+        const what = element.dataset.board || element.className || element.tagName.toLowerCase();
         const size = (width, height) => `${width}x${height}`;
         return cut ? [`${what}: ${size(element.scrollWidth, element.scrollHeight)} in `
                       + size(element.clientWidth, element.clientHeight)] : [];
