@@ -11,7 +11,7 @@ import pytest
 
 from app.dice import TableDice, parse
 from app.games import REGISTRY, OptionError
-from app.games.contract import IllegalAction
+from app.games.contract import IllegalAction, Viewer
 from app.games.survive_6am import power, rules
 
 SEED = "ab" * 32
@@ -77,6 +77,11 @@ def with_power(state: dict, **powers) -> dict:
     return state
 
 
+def look(state: dict, seat: int | None) -> dict:
+    """What the host screen (seat None) or a guard's phone sees."""
+    return rules.view(state, Viewer.host() if seat is None else Viewer.of_seat(seat))
+
+
 def dial(state: dict, seat: int) -> int:
     return state["guards"][str(seat)]["power"]
 
@@ -104,14 +109,14 @@ def test_solo_is_one_orange_guard_and_the_star_can_sit_on_purples_dial():
 
 def test_the_setup_checklist_lists_the_piles_and_animatronics():
     """12 Hallway; 11 Pirate Cove + 1 Animatronic; 11 Dining Area + 1; 10 Show Stage + 2."""
-    lines = rules.view(table(), None)["setup_checklist"]
+    lines = look(table(), None)["setup_checklist"]
     text = "\n".join(lines)
     assert "Hallway: 12 cards face down." in lines
     assert "Pirate Cove: 11 cards face down, then shuffle in 1 Animatronic." in lines
     assert "Dining Area: 11 cards face down, then shuffle in 1 Animatronic." in lines
     assert "Show Stage: 10 cards face down, then shuffle in 2 Animatronics." in lines
     assert "2-player side" in text and "Power Dials at 100" in text and "START on top" in text
-    assert "1-player side" in "\n".join(rules.view(table(players=1), None)["setup_checklist"])
+    assert "1-player side" in "\n".join(look(table(players=1), None)["setup_checklist"])
 
 
 def test_power_die_faces_must_still_roll_the_rulebooks_5_and_10():
@@ -141,7 +146,7 @@ def test_the_clock_gives_twelve_rounds_from_12_00_to_5_30_then_6_00_am():
         state, events = act(state, None, type="advance-time")
         seen.append(rules.current_time(state))
         assert state["round"] == number and state["phase"] == "cameras"
-        assert rules.view(state, None)["rounds_after"] == 12 - number
+        assert look(state, None)["rounds_after"] == 12 - number
         state = run(state, (None, {"type": "cameras-flipped"}), (ORANGE, {"type": "react", "cards": 0}),
                     (PURPLE, {"type": "react", "cards": 0}))
         assert rules.outcome(state) is None
@@ -157,7 +162,7 @@ def test_the_first_advance_discards_start_and_says_round_1_of_12():
     state, events = act(table(), ORANGE, type="advance-time")
     assert events[0].text == ("advanced time: START discarded, it is 12:00 AM, round 1 of 12 (11 more rounds after "
                               "this). Phase One: flip the cameras.")
-    assert rules.view(state, ORANGE)["phase_title"] == "Phase One: Monitor Cameras"
+    assert look(state, ORANGE)["phase_title"] == "Phase One: Monitor Cameras"
 
 
 def test_time_cannot_advance_past_6_00_am_or_in_the_middle_of_a_round():
@@ -265,7 +270,7 @@ def test_a_tie_goes_to_the_guard_whose_dial_shows_the_star():
     assert to_phase_two(table(star="orange"))["order"] == [ORANGE, PURPLE]
     purple_star = to_phase_two(with_power(table(star="purple"), orange=40, purple=40))
     assert purple_star["order"] == [PURPLE, ORANGE]
-    assert "tied at 40, the star is on Purple's dial" in rules.view(purple_star, None)["order_text"]
+    assert "tied at 40, the star is on Purple's dial" in look(purple_star, None)["order_text"]
 
 
 def test_the_order_is_fixed_for_the_whole_phase_even_after_the_first_dial_drops():
@@ -353,7 +358,8 @@ def test_form_fields_die1_and_die2_are_the_same_as_a_list():
     by_list, _ = act(state, ORANGE, type="react", cards=2, depletion=1, values=[5, 10])
     by_fields, _ = act(state, ORANGE, type="react", cards=2, depletion=1, die1=5, die2=10)
     assert by_list == by_fields
-    assert {"cards", "depletion", "die1", "die2"} <= rules.FORM_NUMBERS
+    assert rules.MOVES.from_form({"type": "react", "cards": "2", "depletion": "1", "die1": "5", "die2": "10"}) == {
+        "type": "react", "cards": 2, "depletion": 1, "die1": 5, "die2": 10}
 
 
 # ---- the end ------------------------------------------------------------------------------------------------------
@@ -418,32 +424,35 @@ def test_the_office_is_reported_only_in_phase_three_and_only_for_yourself():
 
 # ---- what the UI offers, the views ----------------------------------------------------------------------------------
 
-def fill(template: dict, state: dict) -> dict:
-    """A legal template made concrete: dice values for the cards it reacts to."""
-    action = dict(template)
-    if action["type"] == "react" and state["power_dice"] == "physical" and action["cards"]:
-        action["values"] = [5] * action["cards"]
-    return action
-
-
-def test_everything_the_ui_offers_is_accepted():
+def test_everything_the_ui_offers_is_accepted_exactly_as_offered():
+    """Complete moves: every offer, dice values included, goes through `apply` untouched."""
     state = table()
     for _ in range(80):
         for seat in (None, ORANGE, PURPLE):
-            for template in rules.legal_actions(state, seat):
-                rules.apply(state, {**fill(template, state), "seat": seat}, TableDice(SEED, 0, "x"))
+            for offer in rules.legal_actions(state, seat):
+                rules.apply(state, {**offer, "seat": seat}, TableDice(SEED, 0, "x"))
         offered = rules.legal_actions(state, rules.reactor(state)) or rules.legal_actions(state, None)
         if not offered:
             break
         move = next((item for item in offered if item["type"] != "office"), offered[0])
-        state, _ = act(state, rules.reactor(state), **fill(move, state))
+        state, _ = act(state, rules.reactor(state), **move)
     assert rules.outcome(state) is not None
+
+
+def test_a_reaction_is_offered_with_dice_the_table_can_show():
+    """Physical dice: the offered reaction carries the lowest face per die; app dice: no values at all."""
+    offers = rules.legal_actions(to_phase_two(table()), ORANGE)
+    assert offers == [{"type": "react", "cards": 0}, {"type": "react", "cards": 1, "depletion": 0, "values": [5]},
+                      {"type": "react", "cards": 2, "depletion": 0, "values": [5, 5]}]
+    assert rules.legal_actions(to_phase_two(table()), PURPLE) == []
+    virtual = rules.legal_actions(to_phase_two(table(power_dice="virtual")), ORANGE)
+    assert all("values" not in offer for offer in virtual)
 
 
 def test_the_board_check_says_what_the_cardboard_shows():
     state = to_phase_two(table(star="purple"))
     state = act(state, PURPLE, type="react", cards=1, depletion=0, values=[10])[0]
-    assert rules.view(state, None)["board_check"] == [
+    assert look(state, None)["board_check"] == [
         "Clock pile: 12:00 AM on top, 12 cards on the pile, 1 discarded.",
         "Orange's Power Dial: 100.", "Purple's Power Dial: 90.",
         "The star: on Purple's dial (reacts first on a tie; chosen at setup)."]
@@ -451,11 +460,11 @@ def test_the_board_check_says_what_the_cardboard_shows():
 
 def test_the_view_marks_whose_reaction_it_is_and_draws_the_dials():
     state = to_phase_two(with_power(table(), orange=30, purple=100))
-    seen = rules.view(state, ORANGE)
+    seen = look(state, ORANGE)
     assert seen["reactor"] == PURPLE and seen["can_react"] is False
     assert [guard["reacting"] for guard in seen["guard_list"]] == [False, True]
     assert seen["guard_list"][0]["dial"] == {"share": 30, "rest": 70, "low": False}
-    assert rules.view(state, PURPLE)["can_react"] is True
+    assert look(state, PURPLE)["can_react"] is True
     assert seen["time"] == "12:00 AM" and seen["phase_title"] == "Phase Two: React"
     assert json.loads(json.dumps(seen)) == seen
 
@@ -513,13 +522,13 @@ def test_a_zero_face_still_gives_a_finite_exact_expectation():
 
 def test_the_forecast_on_the_phone_covers_every_depletion_count_for_one_and_two_dice():
     state = with_power(to_phase_two(table()), orange=20)
-    rows = rules.view(state, ORANGE)["forecast"]
+    rows = look(state, ORANGE)["forecast"]
     assert [row["depletion"] for row in rows] == [0, 1, 2, 3, 4]
     one_die, two_dice = rows[1]["cells"]
     assert one_die["over"] == "17%"  # a 20 + 5 > 20: 1 face in 6
     assert Fraction(two_dice["over_exact"]) == brute_over(FACES, 2, 1, 20)
     assert rows[0]["cells"][0]["over"] == "0%"
-    assert rules.view(state, None)["forecast"] == []
+    assert look(state, None)["forecast"] == []
 
 
 def test_percentages_never_round_a_possibility_away():
@@ -571,7 +580,7 @@ def check_invariants(state: dict, before: dict) -> None:
     else:
         assert all(rules.legal_actions(state, seat) == [] for seat in (None, *state["seats"]))
     for seat in (None, *state["seats"]):
-        assert json.loads(json.dumps(rules.view(state, seat))) is not None
+        assert json.loads(json.dumps(look(state, seat))) is not None
 
 
 @pytest.mark.parametrize("variant", range(len(VARIANTS)))
@@ -639,7 +648,7 @@ def test_a_real_die_may_show_0_only_when_the_faces_listed_at_setup_have_a_0():
     blank = to_phase_two(table(power_die_faces=[0, 5, 5, 10, 10, 15]))
     after, events = act(blank, ORANGE, type="react", cards=2, depletion=1, values=[0, 10])
     assert dial(after, ORANGE) == 85 and "0 + 10, + 5 for 1 Power Depletion card = 15 power" in events[0].text
-    assert rules.view(blank, ORANGE)["physical_lowest"] == 0
+    assert look(blank, ORANGE)["physical_lowest"] == 0
     refused(to_phase_two(table()), ORANGE, "can't show 0 (no 0 face was listed at setup)", type="react", cards=1,
             depletion=0, values=[0])
     refused(blank, ORANGE, "can't show a negative number like -1", type="react", cards=1, depletion=0, values=[-1])
@@ -660,17 +669,18 @@ def test_the_last_round_warns_that_advancing_time_ends_the_night():
     state = table(players=1)
     for _ in range(11):
         state = play_round(state)
-    assert rules.view(state, None)["last_round"] is False
+    assert look(state, None)["last_round"] is False
     state = play_round(state)
-    seen = rules.view(state, None)
+    seen = look(state, None)
     assert seen["time"] == "5:30 AM" and seen["last_round"] is True and seen["next_time"] == "6:00 AM"
-    assert {"type": "office"} in rules.legal_actions(state, ORANGE)  # still possible to be caught at 5:30 AM
+    # still possible to be caught at 5:30 AM
+    assert {"type": "office", "whose": ORANGE} in rules.legal_actions(state, ORANGE)
 
 
 def test_phase_two_warns_that_an_unanswered_hallway_animatronic_loses_the_game():
     """'if you don't (or can't) react to an Animatronic in the Hallway, it will move into your Office in Phase Three
     and you will LOSE THE GAME!'"""
-    reminder = " ".join(rules.view(to_phase_two(table()), ORANGE)["phase_reminder"])
+    reminder = " ".join(look(to_phase_two(table()), ORANGE)["phase_reminder"])
     assert "An Animatronic in the Hallway you don't (or can't) react to moves into your Office" in reminder
 
 
@@ -681,5 +691,5 @@ def test_a_guard_at_0_power_can_still_react_to_nothing_and_the_night_goes_on():
     assert dial(after, ORANGE) == 0 and "REACTS TO NOTHING" in events[0].text
     after, _ = act(after, PURPLE, type="react", cards=0, depletion=4)
     assert after["phase"] == "resolve" and dial(after, PURPLE) == 0
-    forecast = rules.view(state, ORANGE)["forecast"]
+    forecast = look(state, ORANGE)["forecast"]
     assert all(cell["over"] == "100%" and cell["lasts"] == "0.0" for row in forecast for cell in row["cells"])

@@ -13,25 +13,16 @@ import copy
 from typing import Any
 
 from ...dice import DiceError
-from ..contract import Event, IllegalAction, Outcome, Viewer
-from ..moves import check_move
+from ..contract import Event, IllegalAction, Outcome, Viewer, seen
+from ..moves import Count, Move, Moves, MoveType, Numbers, Whose
+from ..words import listing, plural
 from . import power as power_math
 
-FORM_NUMBERS = frozenset({"cards", "depletion", "die1", "die2"})
+State = dict[str, Any]
 
 SETUP, CAMERAS, REACT, RESOLVE, DAWN = "setup", "cameras", "react", "resolve", "dawn"
 DAWN_CARD = "6:00 AM"  # the board space under the Clock pile, not a card
 NAMES = {"orange": "Orange", "purple": "Purple"}
-
-# type -> (fields it needs, fields it may have), besides "type" and "seat"
-FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "advance-time": ((), ()),
-    "cameras-flipped": ((), ()),
-    "react": (("cards",), ("depletion", "values", "die1", "die2")),
-    "office": ((), ("whose",)),
-}
-DOING = {"advance-time": "Advancing time", "cameras-flipped": "Finishing Phase One", "react": "Reacting",
-         "office": "An animatronic in the Office"}
 
 PHASES = {
     SETUP: ("Before the night",
@@ -56,15 +47,15 @@ PHASES = {
 }
 
 
-# ---- setup ----------------------------------------------------------------------------------------------------------
+# ---- setup -----------------------------------------------------------------------------------------------------------
 
-def new_state(seats: list[int], options: dict[str, Any], profile: dict[str, Any]) -> dict[str, Any]:
+def new_state(seats: list[int], options: State, profile: State) -> State:
     """Both dials at 100, the Clock pile with START on top, the star where the host put it, nobody reacting yet."""
     colours = ["orange", "purple"][: len(seats)]
     faces = [int(face) for face in options["power_die_faces"]]
     if max(faces) < 1:
         raise ValueError("a Power die needs at least one face above 0")
-    star_colour = options.get("star", "orange")
+    star_colour = options["star"]
     star = next((seat for seat, colour in zip(seats, colours, strict=True) if colour == star_colour), seats[0])
     start = int(profile["power_dial_start"])
     return {
@@ -83,7 +74,7 @@ def new_state(seats: list[int], options: dict[str, Any], profile: dict[str, Any]
         "last_reactions": {str(seat): None for seat in seats},
         "caught": None,
         "caught_at": None,
-        "power_dice": options.get("power_dice", "physical"),
+        "power_dice": options["power_dice"],
         "faces": faces,
         "depletion_cost": int(profile["depletion_cost"]),
         "most_cards": int(profile["most_reaction_cards"]),
@@ -92,23 +83,23 @@ def new_state(seats: list[int], options: dict[str, Any], profile: dict[str, Any]
     }
 
 
-def rounds_total(state: dict[str, Any]) -> int:
+def rounds_total(state: State) -> int:
     """12: one round per Clock card under START (12:00 AM ... 5:30 AM)."""
     return len(state["clock_cards"]) - 1
 
 
-def current_time(state: dict[str, Any]) -> str:
+def current_time(state: State) -> str:
     """The card on top of the Clock pile, or 6:00 AM once the pile is gone."""
     return state["clock_pile"][0] if state["clock_pile"] else DAWN_CARD
 
 
-def most_depletion(state: dict[str, Any]) -> int:
+def most_depletion(state: State) -> int:
     """4: "Continue until you have revealed cards at each location" and keep flipping only past an Animatronic,
     so each location shows at most one non-Animatronic card, and Power Depletion cards are never Animatronics."""
     return len(state["piles"])
 
 
-def physical_bound(state: dict[str, Any]) -> int:
+def physical_bound(state: State) -> int:
     """The highest value a real Power die may be entered as: the largest face listed at setup (assumed faces).
 
     The rulebook shows only a 5 and a 10 ("He rolls a 5 and a 10"), so the real faces are unknown; a value above
@@ -117,7 +108,7 @@ def physical_bound(state: dict[str, Any]) -> int:
     return max(state["faces"])
 
 
-def physical_lowest(state: dict[str, Any]) -> int:
+def physical_lowest(state: State) -> int:
     """The lowest value a real Power die may be entered as: 1, or 0 when the host listed a 0 (blank) face.
 
     "subtract the total amount of power you rolled": a die normally subtracts something, so a typed 0 is refused
@@ -126,38 +117,20 @@ def physical_lowest(state: dict[str, Any]) -> int:
     return 0 if 0 in state["faces"] else 1
 
 
-def reaction_order(state: dict[str, Any]) -> list[int]:
+def reaction_order(state: State) -> list[int]:
     """'The player with the most power on their Power Dial will react first. If there is a tie, the player who has a
     star icon showing on their dial reacts first.'"""
     return sorted(state["seats"], key=lambda seat: (-state["guards"][str(seat)]["power"], seat != state["star"]))
 
 
-def name_of(state: dict[str, Any], seat: int) -> str:
+def name_of(state: State, seat: int) -> str:
+    """A guard by their colour, as the log and the screens say it."""
     return state["guards"][str(seat)]["name"]
 
 
-# ---- moves ----------------------------------------------------------------------------------------------------------
+# ---- the round's steps -----------------------------------------------------------------------------------------------
 
-def apply(state: dict[str, Any], action: dict[str, Any], rng: Any) -> tuple[dict[str, Any], list[Event]]:
-    """Check the action completely, then return a changed copy of the state and what the log should say."""
-    kind, actor = check_move(action, FIELDS, DOING, state["seats"], example='{"type": "advance-time"}',
-                             offer="isn't a move in Survive 'Til 6AM; you can advance time, finish flipping the "
-                                   "cameras, react, or say an animatronic reached an Office.",
-                             missing={"cards": "Say how many cards you react to: 0, 1 or 2."},
-                             no_seat="There is no guard at seat {seat} at this table.")
-    ended = _ended(state)
-    if ended:
-        raise IllegalAction(ended)
-    if kind == "advance-time":
-        return _advance_time(state)
-    if kind == "cameras-flipped":
-        return _cameras_flipped(state)
-    if kind == "react":
-        return _react(state, action, actor, rng)
-    return _office(state, action, actor)
-
-
-def _ended(state: dict[str, Any]) -> str | None:
+def _ended(state: State) -> str | None:
     """Why no move is possible any more, or None."""
     if state["caught"] is not None:
         return f"The night is over: an Animatronic reached {name_of(state, state['caught'])}'s Office."
@@ -166,7 +139,7 @@ def _ended(state: dict[str, Any]) -> str | None:
     return None
 
 
-def _advance_time(state: dict[str, Any]):
+def advance_time(state: State, move: Move, rng: Any):
     """'Advance Time. Discard the top card of the Clock cards pile. The first round will be at 12:00 AM.'"""
     if state["phase"] == CAMERAS:
         raise IllegalAction("Finish this round first: flip the cameras (Phase One), react (Phase Two) and resolve "
@@ -194,7 +167,7 @@ def _advance_time(state: dict[str, Any]):
                          f"({more}). Phase One: flip the cameras.")]
 
 
-def _cameras_flipped(state: dict[str, Any]):
+def cameras_flipped(state: State, move: Move, rng: Any):
     """Phase One is done on the cardboard; Phase Two starts in the reaction order fixed by the dials now."""
     if state["phase"] != CAMERAS:
         raise IllegalAction(_not_now(state, "Flipping the cameras is Phase One"))
@@ -204,13 +177,13 @@ def _cameras_flipped(state: dict[str, Any]):
     return after, [Event(f"finished flipping the cameras. Phase Two: {_order_text(after)}.")]
 
 
-def _fix_order(state: dict[str, Any]) -> None:
+def _fix_order(state: State) -> None:
     """Phase Two's order and the dials it was decided on (Phase Three resolves 'using Phase Two's turn order')."""
     state["order"] = reaction_order(state)
     state["order_powers"] = [state["guards"][str(seat)]["power"] for seat in state["order"]]
 
 
-def _order_text(state: dict[str, Any]) -> str:
+def _order_text(state: State) -> str:
     order = state["order"]
     if len(order) == 1:
         return f"{name_of(state, order[0])} reacts"
@@ -221,7 +194,7 @@ def _order_text(state: dict[str, Any]) -> str:
     return f"{name_of(state, first)} reacts first ({why}), then {name_of(state, second)}"
 
 
-def _not_now(state: dict[str, Any], what: str) -> str:
+def _not_now(state: State, what: str) -> str:
     phase = state["phase"]
     if phase == SETUP:
         return f"{what}; the night hasn't started. Advance time first: START is discarded and it becomes 12:00 AM."
@@ -232,14 +205,128 @@ def _not_now(state: dict[str, Any], what: str) -> str:
     return f"{what}; it is Phase Three now: resolve your cards, then advance time."
 
 
-def _whole(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"{what} must be a whole number, not {str(value)[:20]!r}.")
-    return value
+def _roll(state: State, cards: int, values: list[int] | None, name: str, rng: Any) -> tuple[list[int], str]:
+    """The dice: as entered (physical), or rolled with the table's seed on the faces in use (virtual)."""
+    if cards == 0:
+        return [], "none"
+    if values is not None:
+        return values, "physical"
+    try:
+        roll = rng.roll(power_math.power_dice(state["faces"], cards), f"Power dice for {name}")
+    except DiceError as error:
+        raise IllegalAction(str(error)) from None
+    return [value for group in roll.values for value in group], "app"
 
 
-def _react(state: dict[str, Any], action: dict[str, Any], actor: int | None, rng: Any):
+def _reaction_text(state: State, cards: int, dice: list[int], depletion: int, cost: int, paid: bool,
+                   before: int, source: str) -> str:
+    if cards == 0:
+        ignored = (f" ({depletion} face-up Power Depletion card{'s' if depletion != 1 else ''} ignored: no dice "
+                   "rolled)") if depletion else ""
+        return f"reacted to no cards and kept {before} power{ignored}."
+    die = "Power die" if len(dice) == 1 else "Power dice"
+    sums = " + ".join(str(value) for value in dice)
+    shown = f"the app rolled the {die} {sums}" if source == "app" else f"the real {die} showed {sums}"
+    extra = (f", + {depletion * state['depletion_cost']} for {depletion} Power Depletion card"
+             f"{'s' if depletion != 1 else ''}") if depletion else ""
+    total = f"{extra} = {cost} power" if len(dice) > 1 or depletion else ""
+    if paid:
+        return (f"reacted to {cards} card{'s' if cards != 1 else ''}: {shown}{total}; "
+                f"Power Dial {before} \u2192 {before - cost}.")
+    return (f"tried to react to {cards} card{'s' if cards != 1 else ''}: {shown}{total}, more than the {before} "
+            f"left. REACTS TO NOTHING! Yikes! No power subtracted; the Power Dial stays at {before}.")
+
+
+# ---- the moves ------------------------------------------------------------------------------------------------------
+
+MOVES = Moves("Survive 'Til 6AM", example='{"type": "advance-time"}',
+              offer="isn't a move in Survive 'Til 6AM; you can advance time, finish flipping the cameras, react, or "
+                    "say an animatronic reached an Office.",
+              seat_name=name_of, no_seat="There is no guard at seat {seat} at this table.")
+
+
+@MOVES.before_each
+def _night_goes_on(state: State, move: Move, declared: MoveType) -> None:
+    """Nothing happens after an Animatronic reached an Office or once 6:00 AM shows."""
+    ended = _ended(state)
+    if ended:
+        raise IllegalAction(ended)
+
+
+MOVES.move("advance-time", "Advancing time", label="Advance time")(advance_time)
+MOVES.move("cameras-flipped", "Finishing Phase One", label="Cameras flipped: Phase Two")(cameras_flipped)
+
+
+def _most_cards(state: State, move: Any) -> int:
+    return state["most_cards"]
+
+
+def _cards_refused(state: State, move: Any, value: Any) -> str:
+    counts = listing([str(count) for count in range(state["most_cards"] + 1)], "or")
+    return (f"React to {counts} cards, not {value}: the rules allow 'zero, one, or two' face-up Animatronic or What "
+            "Was That? cards.")
+
+
+def _depletion_most(state: State, move: Any) -> int:
+    return most_depletion(state)
+
+
+def _lowest_face(state: State, move: Any) -> int:
+    return physical_lowest(state)
+
+
+def _highest_face(state: State, move: Any) -> int:
+    return physical_bound(state)
+
+
+def _die_too_low(state: State, move: Any, value: Any) -> str:
+    if value < 0:
+        return f"A Power die can't show a negative number like {value}."
+    return ("A Power die subtracts power, so it can't show 0 (no 0 face was listed at setup); type the number on its "
+            "face.")
+
+
+def _die_too_high(state: State, move: Any, value: Any) -> str:
+    return (f"A Power die can't show {value} at this table: its largest face is {physical_bound(state)} (the faces "
+            "listed at setup). Check the die and type it again.")
+
+
+def _dice_refused(state: State, move: Any, value: Any) -> str:
+    values = move.get("values")
+    if isinstance(values, list) and values:
+        wrong = next((item for item in values if not isinstance(item, int) or isinstance(item, bool)), values[0])
+        return f"Each Power die must be a whole number, not {str(wrong)[:20]!r}."
+    if isinstance(values, list):
+        return "Leave the dice out when no die was rolled, or type what each die showed, like [5, 10]."
+    return "Enter what the Power dice showed as a list of whole numbers, like [5, 10]."
+
+
+def _die(name: str, label: str) -> Any:
+    """One real die typed into its own box (die1, die2): the same limits as a die in `values`."""
+    return Count(name, label, low=_lowest_face, high=_highest_face, optional=True, picked=False,
+                 wrong="Each Power die must be a whole number, not {value!r}.", too_low=_die_too_low,
+                 too_high=_die_too_high)
+
+
+@MOVES.move("react", "Reacting",
+            Count("cards", "the cards you react to", low=0, high=_most_cards,
+                  ask="Say how many cards you react to: 0, 1 or 2.",
+                  wrong="The number of cards to react to must be a whole number, not {value!r}.",
+                  too_low=_cards_refused, too_high=_cards_refused),
+            Count("depletion", "face-up Power Depletion cards", low=0, high=_depletion_most, optional=True,
+                  wrong="The number of face-up Power Depletion cards must be a whole number, not {value!r}.",
+                  too_low="The number of face-up Power Depletion cards can't be negative.",
+                  too_high="At most {high} Power Depletion cards can be face up (one per location); you said "
+                           "{value}.",
+                  help="each adds 5 to the cost when a die is rolled"),
+            Numbers("values", "what the real Power dice showed", length=10, low=_lowest_face, high=_highest_face,
+                    optional=True, picked=True, wrong=_dice_refused, too_low=_die_too_low, too_high=_die_too_high,
+                    help="physical dice only; leave out where the app rolls"),
+            _die("die1", "the first Power die"), _die("die2", "the second Power die"),
+            label="React")
+def react(state: State, move: Move, rng: Any):
     """'React to zero, one, or two ... cards', roll one Power die per card, pay or react to NOTHING."""
+    actor = move.actor
     if actor is None:
         raise IllegalAction("Each guard reacts from their own seat: open that guard's page (Play for ...) to react "
                             "for them.")
@@ -248,25 +335,17 @@ def _react(state: dict[str, Any], action: dict[str, Any], actor: int | None, rng
     name = name_of(state, actor)
     if actor in state["reacted"]:
         raise IllegalAction(f"{name} has already reacted this round; each guard reacts once per round.")
-    turn = next(seat for seat in state["order"] if seat not in state["reacted"])
+    turn = reactor(state)
     if actor != turn:
         raise IllegalAction(f"Wait: it's {name_of(state, turn)}'s turn to react. {_order_text(state)}.")
-    most = state["most_cards"]
-    cards = _whole(action["cards"], "The number of cards to react to")
-    if not 0 <= cards <= most:
-        raise IllegalAction(f"React to 0, 1 or {most} cards, not {cards}: the rules allow 'zero, one, or two' "
-                            "face-up Animatronic or What Was That? cards.")
-    depletion = action.get("depletion", 0 if cards == 0 else None)
+    cards = move["cards"]
+    depletion = move["depletion"]
     if depletion is None:
-        raise IllegalAction(f"Say how many Power Depletion cards are face up in front of you (0 to "
-                            f"{most_depletion(state)}): each adds 5 to the cost when you roll.")
-    depletion = _whole(depletion, "The number of face-up Power Depletion cards")
-    if depletion < 0:
-        raise IllegalAction("The number of face-up Power Depletion cards can't be negative.")
-    if depletion > most_depletion(state):
-        raise IllegalAction(f"At most {most_depletion(state)} Power Depletion cards can be face up (one per "
-                            f"location); you said {depletion}.")
-    values = _entered_dice(state, action, cards)
+        if cards:
+            raise IllegalAction(f"Say how many Power Depletion cards are face up in front of you (0 to "
+                                f"{most_depletion(state)}): each adds 5 to the cost when you roll.")
+        depletion = 0
+    values = _entered_dice(state, move, cards)
     roll_values, source = _roll(state, cards, values, name, rng)
     dice_total = sum(roll_values)
     cost = power_math.reaction_cost(dice_total, cards, depletion, state["depletion_cost"])
@@ -289,98 +368,46 @@ def _react(state: dict[str, Any], action: dict[str, Any], actor: int | None, rng
     return after, events
 
 
-def _entered_dice(state: dict[str, Any], action: dict[str, Any], cards: int) -> list[int] | None:
-    """What the real Power dice showed (physical tables), checked; None when the app rolls."""
-    has_list = "values" in action
-    singles = [key for key in ("die1", "die2") if key in action]
-    if has_list and singles:
+def _entered_dice(state: State, move: Move, cards: int) -> list[int] | None:
+    """What the real Power dice showed (physical tables), checked against the cards; None when the app rolls."""
+    listed = move["values"]
+    singles = [move[key] for key in ("die1", "die2") if move[key] is not None]
+    if listed is not None and singles:
         raise IllegalAction("Give the dice either as a list of values or as die1 and die2, not both.")
     if state["power_dice"] == "virtual":
-        if has_list or singles:
+        if listed is not None or singles:
             raise IllegalAction("At this table the app rolls the Power dice; leave the dice values out.")
         return None
-    if singles:
-        if "die2" in action and "die1" not in action:
-            raise IllegalAction("Enter the first die before the second.")
-        values = [action[key] for key in singles]
-    elif has_list:
-        values = action["values"]
-        if not isinstance(values, list):
-            raise IllegalAction("Enter what the Power dice showed as a list of whole numbers, like [5, 10].")
-    else:
-        values = []
+    if move["die2"] is not None and move["die1"] is None:
+        raise IllegalAction("Enter the first die before the second.")
+    values = singles or list(listed or [])
     if cards == 0:
         if values:
             raise IllegalAction("Reacting to no cards rolls no dice; leave the dice empty.")
         return []
     if len(values) != cards:
         dice = "1 Power die" if cards == 1 else f"{cards} Power dice"
-        entered = "nothing" if not values else ("1 value" if len(values) == 1 else f"{len(values)} values")
-        raise IllegalAction(f"Reacting to {cards} card{'s' if cards != 1 else ''} rolls {dice}; you entered "
-                            f"{entered}. Type what {'it' if cards == 1 else 'each die'} showed.")
-    bound = physical_bound(state)
-    for value in values:
-        value = _whole(value, "Each Power die")
-        if value < 0:
-            raise IllegalAction(f"A Power die can't show a negative number like {value}.")
-        if value < physical_lowest(state):
-            raise IllegalAction("A Power die subtracts power, so it can't show 0 (no 0 face was listed at setup); "
-                                "type the number on its face.")
-        if value > bound:
-            raise IllegalAction(f"A Power die can't show {value} at this table: its largest face is {bound} "
-                                "(the faces listed at setup). Check the die and type it again.")
-    return list(values)
+        entered = "nothing" if not values else plural(len(values), "value")
+        raise IllegalAction(f"Reacting to {plural(cards, 'card')} rolls {dice}; you entered {entered}. Type what "
+                            f"{'it' if cards == 1 else 'each die'} showed.")
+    return values
 
 
-def _roll(state: dict[str, Any], cards: int, values: list[int] | None, name: str, rng: Any) -> tuple[list[int], str]:
-    """The dice: as entered (physical), or rolled with the table's seed on the faces in use (virtual)."""
-    if cards == 0:
-        return [], "none"
-    if values is not None:
-        return values, "physical"
-    try:
-        roll = rng.roll(power_math.power_dice(state["faces"], cards), f"Power dice for {name}")
-    except DiceError as error:
-        raise IllegalAction(str(error)) from None
-    return [value for group in roll.values for value in group], "app"
-
-
-def _reaction_text(state: dict[str, Any], cards: int, dice: list[int], depletion: int, cost: int, paid: bool,
-                   before: int, source: str) -> str:
-    if cards == 0:
-        ignored = (f" ({depletion} face-up Power Depletion card{'s' if depletion != 1 else ''} ignored: no dice "
-                   "rolled)") if depletion else ""
-        return f"reacted to no cards and kept {before} power{ignored}."
-    die = "Power die" if len(dice) == 1 else "Power dice"
-    sums = " + ".join(str(value) for value in dice)
-    shown = f"the app rolled the {die} {sums}" if source == "app" else f"the real {die} showed {sums}"
-    extra = (f", + {depletion * state['depletion_cost']} for {depletion} Power Depletion card"
-             f"{'s' if depletion != 1 else ''}") if depletion else ""
-    total = f"{extra} = {cost} power" if len(dice) > 1 or depletion else ""
-    if paid:
-        return (f"reacted to {cards} card{'s' if cards != 1 else ''}: {shown}{total}; "
-                f"Power Dial {before} \u2192 {before - cost}.")
-    return (f"tried to react to {cards} card{'s' if cards != 1 else ''}: {shown}{total}, more than the {before} "
-            f"left. REACTS TO NOTHING! Yikes! No power subtracted; the Power Dial stays at {before}.")
-
-
-def _office(state: dict[str, Any], action: dict[str, Any], actor: int | None):
+@MOVES.move("office", "An animatronic in the Office",
+            Whose("whose Office", wrong="Whose Office must be a whole number, not {value!r}.",
+                  unknown="There is no guard at seat {value} at this table.",
+                  not_yours="You can only report your own Office; the other guard reports theirs."),
+            label="An Animatronic reached an Office")
+def office(state: State, move: Move, rng: Any):
     """'If a single Animatronic moves into your Office, you immediately lose the game and the other player wins.'
 
     Only in Phase Three: 'if you don't (or can't) react to an Animatronic in the Hallway, it will move into your
     Office in Phase Three'. Phase Three resolves 'using Phase Two's turn order, one at a time', so if both Offices
     would be reached, the first one reached in that order is reported and ends the night ('immediately').
     """
-    whose = action.get("whose")
-    if whose is not None:
-        whose = _whole(whose, "Whose Office")
-        if whose not in state["seats"]:
-            raise IllegalAction(f"There is no guard at seat {whose} at this table.")
-        if actor is not None and whose != actor:
-            raise IllegalAction("You can only report your own Office; the other guard reports theirs.")
-    elif actor is None:
+    whose = move["whose"]
+    if whose is None:
         raise IllegalAction("Say whose Office the animatronic reached.")
-    whose = actor if whose is None else whose
     if state["phase"] != RESOLVE:
         raise IllegalAction(_not_now(state, "Animatronics move into an Office only in Phase Three (Resolve)"))
     after = copy.deepcopy(state)
@@ -389,36 +416,69 @@ def _office(state: dict[str, Any], action: dict[str, Any], actor: int | None):
     return after, [Event(f"an Animatronic reached {name_of(state, whose)}'s Office!")]
 
 
-# ---- what the UI offers, the end, the view --------------------------------------------------------------------------
+apply = MOVES.apply
 
-def legal_actions(state: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
-    """What the UI may offer this seat now (seat None: the host as host)."""
+
+# ---- what each screen may do now: the steps of a round ---------------------------------------------------------------
+
+def legal_actions(state: State, seat: int | None) -> list[dict[str, Any]]:
+    """The complete moves this seat (None: the host) may make now, each accepted by `apply` as it is."""
     if (seat is not None and seat not in state["seats"]) or _ended(state):
         return []
     phase = state["phase"]
-    if phase in (SETUP, RESOLVE):
-        actions: list[dict[str, Any]] = [{"type": "advance-time"}]
-        if phase == RESOLVE:
-            actions += ([{"type": "office"}] if seat is not None
-                        else [{"type": "office", "whose": number} for number in state["seats"]])
-        return actions
     if phase == CAMERAS:
-        return [{"type": "cameras-flipped"}]
-    if seat is not None and seat == reactor(state):
-        return [{"type": "react", "cards": 0}] + [
-            {"type": "react", "cards": cards, "depletion": depletion}
-            for cards in range(1, state["most_cards"] + 1) for depletion in range(most_depletion(state) + 1)]
-    return []
+        return _offer_flip_cards(state, seat)
+    if phase == REACT:
+        return _offer_react(state, seat)
+    offers = _offer_advance_time(state)
+    if phase == RESOLVE:
+        offers += _offer_resolve(state, seat)
+    return offers
 
 
-def reactor(state: dict[str, Any]) -> int | None:
+def _offer_advance_time(state: State) -> list[dict[str, Any]]:
+    """Phase One, step 1 'Advance Time': before the night and after Phase Three, anyone discards the Clock card."""
+    return [{"type": "advance-time"}]
+
+
+def _offer_flip_cards(state: State, seat: int | None) -> list[dict[str, Any]]:
+    """Phase One, step 2 'Flip Cards': 'Both players complete these steps simultaneously', then anyone ends it."""
+    return [{"type": "cameras-flipped"}]
+
+
+def _offer_react(state: State, seat: int | None) -> list[dict[str, Any]]:
+    """Phase Two 'React', for the guard whose reaction it is: save power, or react to 1 or 2 cards with a die each.
+
+    A reaction offers a valid default for what the player picks: no Power Depletion card and, on a physical table,
+    the lowest face each die can show.
+    """
+    if seat is None or seat != reactor(state):
+        return []
+    offers: list[dict[str, Any]] = [{"type": "react", "cards": 0}]
+    lowest = min(face for face in state["faces"] if face >= physical_lowest(state))
+    for cards in range(1, state["most_cards"] + 1):
+        offer = {"type": "react", "cards": cards, "depletion": 0}
+        if state["power_dice"] == "physical":
+            offer["values"] = [lowest] * cards
+        offers.append(offer)
+    return offers
+
+
+def _offer_resolve(state: State, seat: int | None) -> list[dict[str, Any]]:
+    """Phase Three 'Resolve': an Animatronic may reach an Office; a phone reports its own, the host names the guard."""
+    return [{"type": "office", "whose": number} for number in (state["seats"] if seat is None else [seat])]
+
+
+def reactor(state: State) -> int | None:
     """Whose reaction it is (Phase Two only)."""
     if state["phase"] != REACT or _ended(state):
         return None
     return next((seat for seat in state["order"] if seat not in state["reacted"]), None)
 
 
-def outcome(state: dict[str, Any]) -> Outcome | None:
+# ---- the end, the view -----------------------------------------------------------------------------------------------
+
+def outcome(state: State) -> Outcome | None:
     """An Animatronic in an Office ends the night at once; at 6:00 AM the survivors' power decides."""
     seats = state["seats"]
     if state["caught"] is not None:
@@ -448,7 +508,7 @@ def outcome(state: dict[str, Any]) -> Outcome | None:
                             f"to {name_of(state, other)}'s {powers[other]}.")
 
 
-def forecast(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+def forecast(state: State, seat: int) -> list[dict[str, Any]]:
     """Before rolling: per count of face-up Power Depletion cards, the chance 1 or 2 dice cost more than the power
     left (react to NOTHING) and how many such reactions the dial pays for on average (faces in use: assumed)."""
     left = state["guards"][str(seat)]["power"]
@@ -465,11 +525,11 @@ def forecast(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     return rows
 
 
-def board_check(state: dict[str, Any]) -> list[str]:
+def board_check(state: State) -> list[str]:
     """What the cardboard should show right now, to compare at a glance."""
     pile = state["clock_pile"]
     if pile:
-        lines = [f"Clock pile: {pile[0]} on top, {len(pile)} card{'s' if len(pile) != 1 else ''} on the pile, "
+        lines = [f"Clock pile: {pile[0]} on top, {plural(len(pile), 'card')} on the pile, "
                  f"{len(state['clock_cards']) - len(pile)} discarded."]
     else:
         lines = ["Clock pile: every card discarded, the board's 6:00 AM space shows."]
@@ -481,7 +541,82 @@ def board_check(state: dict[str, Any]) -> list[str]:
     return lines
 
 
-def setup_checklist(state: dict[str, Any]) -> list[str]:
+def _turn_text(state: State) -> str:
+    """Whom the table waits for, in words: the phase's job, or the guard whose reaction it is."""
+    over = outcome(state)
+    if over is not None:
+        return over.text
+    phase = state["phase"]
+    if phase == SETUP:
+        return "Set up the board, then advance time: START is discarded and it becomes 12:00 AM."
+    if phase == CAMERAS:
+        return f"{current_time(state)}, Phase One: flip the cameras, then tap 'Cameras flipped'."
+    if phase == REACT:
+        return f"{name_of(state, reactor(state))} reacts now."
+    return "Phase Three: resolve the cards from the Hallway to the Show Stage, then advance time."
+
+
+def _advance_label(state: State) -> str:
+    """The words on the Advance time button: what the next Clock card shows, or that it ends the night."""
+    if state["phase"] == SETUP:
+        return f"Advance time: START \u2192 {_next_time(state)}"
+    if len(state["clock_pile"]) == 1:
+        return f"Advance time \u2192 {DAWN_CARD}: end the night"
+    return f"Advance time \u2192 {_next_time(state)}"
+
+
+def _next_time(state: State) -> str:
+    return state["clock_pile"][1] if len(state["clock_pile"]) > 1 else DAWN_CARD
+
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
+    """Everything (nothing is hidden), plus what the screens show: the time, the guards, the phase, the odds."""
+    seat = viewer.seat
+    shown = copy.deepcopy(state)
+    total = rounds_total(state)
+    now = reactor(state)
+    over = _ended(state) is not None
+    fixed = copy.deepcopy(state)
+    if not state["order"]:
+        _fix_order(fixed)
+    title, reminder = PHASES[state["phase"]]
+    guards = [
+        {"seat": number, **state["guards"][str(number)], "star": len(state["seats"]) == 2 and number == state["star"],
+         "reacted": number in state["reacted"], "reacting": number == now,
+         "last": state["last_reactions"][str(number)],
+         "dial": _dial(state["guards"][str(number)]["power"], state["dial_start"])}
+        for number in state["seats"]]
+    moves = legal_actions(state, seat) if viewer.moves else []
+    shown |= {
+        "time": current_time(state),
+        "rounds_total": total,
+        "rounds_after": total - state["round"] if state["round"] else total,
+        "dawn": not state["clock_pile"],
+        "next_time": _next_time(state),
+        "last_round": len(state["clock_pile"]) == 1,  # the 5:30 AM card is on top: the next advance ends the night
+        "advance_label": _advance_label(state),
+        "over": over,
+        "reactor": now,
+        "reactor_name": name_of(state, now) if now is not None else None,
+        "upcoming_order": fixed["order"],
+        "order_names": [name_of(state, number) for number in fixed["order"]],
+        "order_text": _order_text(fixed),
+        "phase_title": title,
+        "phase_reminder": reminder,
+        "guard_list": guards,
+        "mine": next((guard for guard in guards if guard["seat"] == seat), None),
+        "can_react": any(move["type"] == "react" for move in moves),
+        "forecast": forecast(state, seat) if seat in state["seats"] and not over else [],
+        "most_depletion": most_depletion(state),
+        "physical_bound": physical_bound(state),
+        "physical_lowest": physical_lowest(state),
+        "setup_checklist": setup_checklist(state),
+    }
+    return shown | seen(viewer, moves=moves, turn=[now] if now is not None else [], turn_text=_turn_text(state),
+                        board_check=board_check(state))
+
+
+def setup_checklist(state: State) -> list[str]:
     """The piles and dials of 'Setup', per guard, for the host screen before the first round."""
     solo = len(state["seats"]) == 1
     lines = [f"Board: the {'1-player' if solo else '2-player'} side up; the two Power dice nearby."]
@@ -497,53 +632,13 @@ def setup_checklist(state: dict[str, Any]) -> list[str]:
     return lines
 
 
-def view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
-    """Everything (nothing is hidden), plus what the screens show: the time, the guards, the phase, the odds."""
-    seat = viewer.seat if isinstance(viewer, Viewer) else viewer  # until this game declares its moves (issue 13)
-    seen = copy.deepcopy(state)
-    total = rounds_total(state)
-    now = reactor(state)
-    seen["time"] = current_time(state)
-    seen["rounds_total"] = total
-    seen["rounds_after"] = total - state["round"] if state["round"] else total
-    seen["dawn"] = not state["clock_pile"]
-    seen["next_time"] = state["clock_pile"][1] if len(state["clock_pile"]) > 1 else DAWN_CARD
-    seen["last_round"] = len(state["clock_pile"]) == 1  # the 5:30 AM card is on top: the next advance ends the night
-    seen["over"] = _ended(state) is not None
-    seen["reactor"] = now
-    fixed = copy.deepcopy(state)
-    if not state["order"]:
-        _fix_order(fixed)
-    seen["upcoming_order"] = fixed["order"]
-    seen["order_names"] = [name_of(state, number) for number in fixed["order"]]
-    seen["order_text"] = _order_text(fixed)
-    title, reminder = PHASES[state["phase"]]
-    seen["phase_title"], seen["phase_reminder"] = title, reminder
-    seen["guard_list"] = [
-        {"seat": number, **state["guards"][str(number)], "star": len(state["seats"]) == 2 and number == state["star"],
-         "reacted": number in state["reacted"], "reacting": number == now,
-         "last": state["last_reactions"][str(number)],
-         "dial": _dial(state["guards"][str(number)]["power"], state["dial_start"])}
-        for number in state["seats"]]
-    seen["mine"] = next((guard for guard in seen["guard_list"] if guard["seat"] == seat), None)
-    seen["legal"] = legal_actions(state, seat)
-    seen["can_react"] = any(action["type"] == "react" for action in seen["legal"])
-    seen["forecast"] = forecast(state, seat) if seat in state["seats"] and not seen["over"] else []
-    seen["most_depletion"] = most_depletion(state)
-    seen["physical_bound"] = physical_bound(state)
-    seen["physical_lowest"] = physical_lowest(state)
-    seen["board_check"] = board_check(state)
-    seen["setup_checklist"] = setup_checklist(state)
-    return seen
-
-
 def _dial(power: int, start: int) -> dict[str, Any]:
     """The numbers an SVG dial needs: the filled share of a circle with pathLength 100."""
     share = max(0, min(100, round(100 * power / start))) if start else 0
     return {"share": share, "rest": 100 - share, "low": share <= 25}
 
 
-def figures(state: dict[str, Any]) -> dict[str, Any]:
+def figures(state: State) -> dict[str, Any]:
     """For the history: each guard's power left, who was caught and when, and the power at 6:00 AM of a night
     survived (the contract's optional `figures`; reads only the state)."""
     dawn = not state["clock_pile"] and state["caught"] is None
@@ -566,3 +661,85 @@ def figures(state: dict[str, Any]) -> dict[str, Any]:
     ended = state["caught_at"] or ("6:00 AM" if not state["clock_pile"] else state["clock_pile"][0])
     return {"score": "power left", "side": side, "scenario": None, "seats": seats,
             "facts": [["The night ended at", ended], ["Rounds played", state["round"]]]}
+
+_SEAT_OR_NULL = {"type": ["integer", "null"]}
+_REACTION = {"oneOf": [{"type": "null"}, {
+    "type": "object",
+    "required": ["round", "time", "cards", "dice", "dice_total", "depletion", "depletion_total", "cost", "paid",
+                 "before", "after", "source"],
+    "properties": {"cards": {"type": "integer", "minimum": 0}, "dice": {"type": "array", "items": {"type": "integer"}},
+                   "cost": {"type": "integer", "minimum": 0}, "paid": {"type": "boolean"},
+                   "source": {"enum": ["none", "physical", "app"]}}}]}
+_GUARD = {"type": "object", "required": ["seat", "colour", "name", "power", "star", "reacted", "reacting", "last",
+                                         "dial"],
+          "properties": {"seat": {"type": "integer", "minimum": 1}, "colour": {"enum": list(NAMES)},
+                         "name": {"type": "string"}, "power": {"type": "integer", "minimum": 0},
+                         "star": {"type": "boolean"}, "reacted": {"type": "boolean"}, "reacting": {"type": "boolean"},
+                         "last": _REACTION,
+                         "dial": {"type": "object", "required": ["share", "rest", "low"],
+                                  "properties": {"share": {"type": "integer", "minimum": 0, "maximum": 100},
+                                                 "rest": {"type": "integer", "minimum": 0, "maximum": 100},
+                                                 "low": {"type": "boolean"}}}}}
+_STRINGS = {"type": "array", "items": {"type": "string"}}
+VIEW_SCHEMA = {
+    "type": "object",
+    "required": ["seats", "guards", "star", "dial_start", "clock_cards", "clock_pile", "round", "phase", "order",
+                 "reacted", "last_reactions", "caught", "caught_at", "power_dice", "faces", "time", "rounds_total",
+                 "rounds_after", "dawn", "next_time", "last_round", "advance_label", "over", "reactor",
+                 "reactor_name", "upcoming_order", "order_names", "order_text", "phase_title", "phase_reminder",
+                 "guard_list", "mine", "can_react", "forecast", "most_depletion", "physical_bound",
+                 "physical_lowest", "setup_checklist"],
+    "properties": {
+        "seats": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+        "guards": {"type": "object", "additionalProperties": {
+            "type": "object", "required": ["colour", "name", "power"],
+            "properties": {"colour": {"enum": list(NAMES)}, "name": {"type": "string"},
+                           "power": {"type": "integer", "minimum": 0}}}},
+        "star": {"type": "integer", "minimum": 1},
+        "dial_start": {"type": "integer", "minimum": 1},
+        "clock_cards": _STRINGS,
+        "clock_pile": _STRINGS,
+        "round": {"type": "integer", "minimum": 0},
+        "phase": {"enum": [SETUP, CAMERAS, REACT, RESOLVE, DAWN]},
+        "order": {"type": "array", "items": {"type": "integer"}},
+        "order_powers": {"type": "array", "items": {"type": "integer"}},
+        "reacted": {"type": "array", "items": {"type": "integer"}},
+        "last_reactions": {"type": "object", "additionalProperties": _REACTION},
+        "caught": _SEAT_OR_NULL,
+        "caught_at": {"type": ["string", "null"]},
+        "power_dice": {"enum": ["physical", "virtual"]},
+        "faces": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+        "depletion_cost": {"type": "integer", "minimum": 0},
+        "most_cards": {"type": "integer", "minimum": 1},
+        "piles": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "animatronics": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "time": {"type": "string"},
+        "rounds_total": {"type": "integer"},
+        "rounds_after": {"type": "integer", "minimum": 0},
+        "dawn": {"type": "boolean"},
+        "next_time": {"type": "string"},
+        "last_round": {"type": "boolean"},
+        "advance_label": {"type": "string"},
+        "over": {"type": "boolean"},
+        "reactor": _SEAT_OR_NULL,
+        "reactor_name": {"type": ["string", "null"]},
+        "upcoming_order": {"type": "array", "items": {"type": "integer"}},
+        "order_names": _STRINGS,
+        "order_text": {"type": "string"},
+        "phase_title": {"type": "string"},
+        "phase_reminder": _STRINGS,
+        "guard_list": {"type": "array", "items": _GUARD},
+        "mine": {"oneOf": [{"type": "null"}, _GUARD]},
+        "can_react": {"type": "boolean"},
+        "forecast": {"type": "array", "items": {
+            "type": "object", "required": ["depletion", "cells"],
+            "properties": {"depletion": {"type": "integer", "minimum": 0},
+                           "cells": {"type": "array", "items": {
+                               "type": "object", "required": ["cards", "over", "over_exact", "lasts", "lasts_exact"],
+                               "properties": {"over": {"type": "string"}, "lasts": {"type": "string"}}}}}}},
+        "most_depletion": {"type": "integer", "minimum": 0},
+        "physical_bound": {"type": "integer", "minimum": 1},
+        "physical_lowest": {"type": "integer", "minimum": 0},
+        "setup_checklist": _STRINGS,
+    },
+}
