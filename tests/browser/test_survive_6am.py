@@ -45,7 +45,13 @@ def test_a_host_and_two_phones_play_two_rounds_and_every_screen_shows_the_same_d
     for page in everyone:
         expect(page.locator(".s6-time")).to_have_text("12:00 AM")
         expect(page.locator(".s6-phase-title")).to_have_text("Phase One: Monitor Cameras")
+    # Ann taps in what her Hallway showed; every screen's board check counts it.
+    ann.get_by_role("button", name="Orange Hallway: Power Depletion").click()
+    expect(ann.locator(".s6-cameras .s6-location").first).to_contain_text("Hallway Power Depletion")
+    expect(host.locator(".s6-board")).to_contain_text("Orange's cameras face up: 1 Power Depletion card (Hallway")
+    shoot(ann, "survive-6am-phone-cameras")
     ann.get_by_role("button", name="Cameras flipped: Phase Two").click()
+    expect(ann.locator("input[name=depletion][value='1']")).to_be_checked()
     expect(bo.locator(".s6-wait")).to_have_text("Wait: Orange (Ann) reacts now.")
     expect(host.get_by_role("link", name="React for Orange")).to_be_visible()
     expect(ann.locator(".s6-forecast caption")).to_contain_text("your 100 power")

@@ -295,3 +295,29 @@ def test_a_react_to_nothing_is_shouted_on_every_screen(app, client, phone):
     for page in (client.get(f"/t/{code}"), phone.get(f"/t/{code}/seats/1"), bo.get(f"/t/{code}/seats/2")):
         assert shout in flat(page)
         assert "Orange's Power Dial: 40" in page_text(page)
+
+
+def test_a_phone_taps_in_its_cameras_and_the_reaction_counts_the_depletion(app, client, phone):
+    """Phase One on the phone: a tap per card flipped; the board check counts them and the reaction form starts from
+    the face-up Power Depletion cards."""
+    code = seated_table(client, phone, app.test_client())
+    post_move(client, code, f"/t/{code}", type="advance-time")
+    page = flat(phone.get(f"/t/{code}/seats/1"))
+    assert "Your cameras: tap what the table flipped" in page and "Hallway nothing yet" in page
+    for location, card in (("Hallway", "power-depletion"), ("Show Stage", "animatronic"),
+                           ("Show Stage", "what-was-that")):
+        tapped = post_move(phone, code, f"/t/{code}/seats/1", type="flip", location=location, card=card)
+        assert tapped.status_code == 200, flat(tapped)[:300]
+    before = snapshot(app)
+    wrong = post_move(phone, code, f"/t/{code}/seats/1", type="flip", location="Kitchen", card="animatronic")
+    assert wrong.status_code == 422 and "There is no 'Kitchen' camera" in page_text(wrong)
+    assert snapshot(app) == before
+    host = flat(client.get(f"/t/{code}"))
+    assert ("Orange's cameras face up: 1 Animatronic card, 1 Power Depletion card and 1 What Was That? card (Hallway "
+            "Power Depletion; Show Stage Animatronic, What Was That?).") in host
+    post_move(client, code, f"/t/{code}", type="cameras-flipped")
+    form = page_text(phone.get(f"/t/{code}/seats/1"))
+    assert re.search(r'name="depletion" value="1" checked', form)
+    assert "counted from your cameras: 1" in flat(phone.get(f"/t/{code}/seats/1"))
+    reacted = post_move(phone, code, f"/t/{code}/seats/1", type="react", cards="2", die1="5", die2="10")
+    assert reacted.status_code == 200 and "Orange's Power Dial: 80" in page_text(reacted)

@@ -441,10 +441,10 @@ def test_everything_the_ui_offers_is_accepted_exactly_as_offered():
 
 def test_a_reaction_is_offered_with_dice_the_table_can_show():
     """Physical dice: the offered reaction carries the lowest face per die; app dice: no values at all."""
-    offers = rules.legal_actions(to_phase_two(table()), ORANGE)
+    offers = [offer for offer in rules.legal_actions(to_phase_two(table()), ORANGE) if offer["type"] == "react"]
     assert offers == [{"type": "react", "cards": 0}, {"type": "react", "cards": 1, "depletion": 0, "values": [5]},
                       {"type": "react", "cards": 2, "depletion": 0, "values": [5, 5]}]
-    assert rules.legal_actions(to_phase_two(table()), PURPLE) == []
+    assert all(offer["type"] != "react" for offer in rules.legal_actions(to_phase_two(table()), PURPLE))
     virtual = rules.legal_actions(to_phase_two(table(power_dice="virtual")), ORANGE)
     assert all("values" not in offer for offer in virtual)
 
@@ -693,3 +693,147 @@ def test_a_guard_at_0_power_can_still_react_to_nothing_and_the_night_goes_on():
     assert after["phase"] == "resolve" and dial(after, PURPLE) == 0
     forecast = look(state, ORANGE)["forecast"]
     assert all(cell["over"] == "100%" and cell["lasts"] == "0.0" for row in forecast for cell in row["cells"])
+
+
+# ---- the cameras: Phase One's cards, tapped in as the table flips them -----------------------------------------------
+
+def flips(state: dict, seat: int | None, whose: int, *cards: tuple[str, str]) -> dict:
+    """Tap in (location, card) for a guard, in the order the table flipped them."""
+    for location, card in cards:
+        state, _ = act(state, seat, type="flip", whose=whose, location=location, card=card)
+    return state
+
+
+CHRIS = (("Hallway", "power-depletion"), ("Pirate Cove", "what-was-that"), ("Dining Area", "what-was-that"),
+         ("Show Stage", "animatronic"), ("Show Stage", "what-was-that"))  # the Example Turn's illustration
+
+
+def test_the_rulebooks_example_costs_20_from_the_cameras_tapped_in():
+    """'He rolls a 5 and a 10. Chris subtracts 20 power in total from his Power Dial because of the Power Depletion
+    card at the Hallway': the one face-up Power Depletion card is counted, nobody types it."""
+    state = table(players=1)
+    for _ in range(2):
+        state = play_round(state)
+    state = act(state, None, type="advance-time")[0]
+    state = flips(state, ORANGE, ORANGE, *CHRIS)
+    state = act(state, None, type="cameras-flipped")[0]
+    assert rules.current_time(state) == "1:00 AM"
+    offered = [offer for offer in rules.legal_actions(state, ORANGE) if offer["type"] == "react"]
+    assert offered[-1] == {"type": "react", "cards": 2, "depletion": 1, "values": [5, 5]}
+    after, events = act(state, ORANGE, type="react", cards=2, values=[5, 10])
+    assert dial(after, ORANGE) == 80 and after["last_reactions"]["1"]["cost"] == 20
+    assert events[0].text == ("reacted to 2 cards: the real Power dice showed 5 + 10, + 5 for 1 Power Depletion "
+                              "card = 20 power; Power Dial 100 \u2192 80.")
+
+
+def test_a_typed_depletion_count_still_corrects_the_cameras_and_the_log_says_so():
+    state = flips(act(table(), None, type="advance-time")[0], None, ORANGE, *CHRIS)
+    state = act(state, None, type="cameras-flipped")[0]
+    after, events = act(state, ORANGE, type="react", cards=1, depletion=2, values=[10])
+    assert dial(after, ORANGE) == 80  # 10 + 2 x 5, as typed
+    assert "(typed 2 Power Depletion cards where the cameras show 1: the typed count is used)." in events[0].text
+
+
+def test_reactions_are_capped_at_the_cards_the_cameras_show_to_react_to():
+    """'React to zero, one, or two face-up Animatronic or What Was That? cards': one such card, one die at most."""
+    state = act(table(), None, type="advance-time")[0]
+    state = flips(state, ORANGE, ORANGE, ("Hallway", "empty-room"), ("Pirate Cove", "what-was-that"),
+                  ("Dining Area", "power-depletion"), ("Show Stage", "empty-room"))
+    state = act(state, None, type="cameras-flipped")[0]
+    reactions = [offer["cards"] for offer in rules.legal_actions(state, ORANGE) if offer["type"] == "react"]
+    assert reactions == [0, 1]
+    refused(state, ORANGE, "Orange's cameras show 1 card to react to (Animatronic or What Was That?), so react to 0 "
+            "or 1, not 2.", type="react", cards=2, values=[5, 5])
+    refused(state, ORANGE, "React to 0, 1 or 2 cards, not 3", type="react", cards=3, values=[5, 5, 5])
+    assert look(state, ORANGE)["mine"]["cameras"]["most_reactions"] == 1
+    # Purple tapped nothing in: the rulebook's two cards stay possible, and the depletion count is typed.
+    state = act(state, ORANGE, type="react", cards=1, values=[5])[0]
+    assert dial(state, ORANGE) == 90
+    refused(state, ORANGE, "Orange has reacted already", type="flip", location="Hallway", card="empty-room")
+    late = act(state, PURPLE, type="flip", location="Hallway", card="power-depletion")[0]  # a late tap before reacting
+    assert dial(act(late, PURPLE, type="react", cards=1, values=[5])[0], PURPLE) == 90
+    refused(state, PURPLE, "Say how many Power Depletion cards are face up", type="react", cards=2, values=[5, 5])
+
+
+@pytest.mark.parametrize("fields,message", [
+    ({"location": "Kitchen", "card": "empty-room"}, "There is no 'Kitchen' camera: the locations are Hallway, "
+                                                    "Pirate Cove, Dining Area and Show Stage."),
+    ({"location": "Hallway", "card": "golden-freddy"}, "There is no 'golden-freddy' Camera Monitor card: tap "
+                                                       "Animatronic (animatronic), Power Depletion (power-depletion)"),
+    ({"location": "Hallway", "card": 3}, "There is no '3' Camera Monitor card"),
+    ({"location": "Hallway"}, "Say which card was revealed there."),
+    ({"card": "animatronic"}, "Say which location the card was flipped at."),
+    ({"location": "Hallway", "card": "animatronic", "whose": PURPLE}, "Each guard taps in their own cameras"),
+    ({"location": "Hallway", "card": "animatronic", "whose": 5}, "There is no guard at seat 5"),
+])
+def test_a_camera_card_that_does_not_exist_is_refused_with_a_sentence(fields, message):
+    state = act(table(), None, type="advance-time")[0]
+    refused(state, ORANGE, message, type="flip", **fields)
+
+
+def test_a_pile_is_flipped_only_until_a_card_that_is_not_an_animatronic():
+    """'If you ever reveal an Animatronic, continue revealing cards from the pile at this location until you reveal
+    a non-Animatronic card.'"""
+    state = act(table(), None, type="advance-time")[0]
+    state = flips(state, None, PURPLE, ("Show Stage", "animatronic"), ("Show Stage", "animatronic"),
+                  ("Show Stage", "empty-room"))
+    refused(state, PURPLE, "Purple's Show Stage already shows an Empty Room card", type="flip",
+            location="Show Stage", card="what-was-that")
+    state = flips(state, PURPLE, PURPLE, ("Hallway", "animatronic"), ("Dining Area", "animatronic"))
+    refused(state, PURPLE, "Purple has only 4 Animatronics, and all of them are face up already.", type="flip",
+            location="Pirate Cove", card="animatronic")
+    cleared = act(state, PURPLE, type="clear-camera", location="Show Stage")[0]
+    assert rules.cameras(cleared, PURPLE) == {"Hallway": ["animatronic"], "Dining Area": ["animatronic"]}
+    refused(cleared, PURPLE, "Nothing is tapped in at Purple's Show Stage yet.", type="clear-camera",
+            location="Show Stage")
+    refused(play_round(table()), None, "it is Phase Three now", type="flip", whose=ORANGE, location="Hallway",
+            card="animatronic")
+    refused(table(), None, "the night hasn't started", type="flip", whose=ORANGE, location="Hallway",
+            card="animatronic")
+
+
+def test_the_board_check_counts_the_face_up_cards_and_the_next_round_clears_them():
+    state = flips(act(table(), None, type="advance-time")[0], None, ORANGE, *CHRIS)
+    assert look(state, None)["board_check"][-1] == (
+        "Orange's cameras face up: 1 Animatronic card, 1 Power Depletion card and 3 What Was That? cards (Hallway "
+        "Power Depletion; Pirate Cove What Was That?; Dining Area What Was That?; Show Stage Animatronic, What Was "
+        "That?).")
+    rows = look(state, PURPLE)["guard_list"][0]["cameras"]
+    assert rows["reactable"] == 4 and rows["depletion"] == 1 and rows["locations"][3]["cards"] == [
+        "Animatronic", "What Was That?"]
+    state = run(state, (None, {"type": "cameras-flipped"}), (ORANGE, {"type": "react", "cards": 0}),
+                (PURPLE, {"type": "react", "cards": 0}))
+    assert "Orange's cameras" in look(state, None)["board_check"][-1]  # Phase Three still shows what was flipped
+    state = act(state, None, type="advance-time")[0]
+    assert rules.cameras(state, ORANGE) == {} and "cameras" not in " ".join(look(state, None)["board_check"])
+
+
+def test_an_unanswered_hallway_animatronic_is_warned_of_before_phase_three():
+    """'NOTE: if you don't (or can't) react to an Animatronic in the Hallway, it will move into your Office in Phase
+    Three and you will LOSE THE GAME!'"""
+    state = act(table(), None, type="advance-time")[0]
+    state = flips(state, None, ORANGE, ("Hallway", "animatronic"), ("Hallway", "what-was-that"))
+    state = flips(state, None, PURPLE, ("Hallway", "animatronic"), ("Hallway", "empty-room"))
+    state = act(state, None, type="cameras-flipped")[0]
+    seen = look(state, None)
+    assert seen["warnings"] == [
+        "An Animatronic is face up in Orange's Hallway: react to it, or in Phase Three it moves into the Office and "
+        "Orange loses.",
+        "An Animatronic is face up in Purple's Hallway: react to it, or in Phase Three it moves into the Office and "
+        "Purple loses."]
+    # Orange answers it (one card, paid); Purple saves power and is told, in the log and on every screen.
+    state = act(state, ORANGE, type="react", cards=1, values=[10])[0]
+    state, events = act(state, PURPLE, type="react", cards=0)
+    assert events[1].text == ("Watch out: the Animatronic in Purple's Hallway went unanswered. In Phase Three it "
+                              "moves into Purple's Office, and Purple loses.")
+    assert events[2].text.startswith("Phase Three")
+    assert look(state, ORANGE)["warnings"] == [events[1].text]
+    # A reaction that costs more than the dial holds reacts to NOTHING: the Hallway goes unanswered too.
+    broke = act(with_power(to_phase_two_with(table(), ORANGE, ("Hallway", "animatronic")), orange=5), ORANGE,
+                type="react", cards=1, values=[10])
+    assert "went unanswered" in broke[1][1].text
+
+
+def to_phase_two_with(state: dict, whose: int, *cards: tuple[str, str]) -> dict:
+    state = flips(act(state, None, type="advance-time")[0], None, whose, *cards)
+    return act(state, None, type="cameras-flipped")[0]

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...dice import DiceError
 from ..contract import Event, IllegalAction, Outcome, Viewer, seen
-from ..moves import Count, Move, Moves, MoveType, Numbers, Whose
+from ..moves import Choice, Count, Move, Moves, MoveType, Numbers, Whose
 from ..words import listing, plural
 from . import power as power_math
 
@@ -23,6 +23,11 @@ State = dict[str, Any]
 SETUP, CAMERAS, REACT, RESOLVE, DAWN = "setup", "cameras", "react", "resolve", "dawn"
 DAWN_CARD = "6:00 AM"  # the board space under the Clock pile, not a card
 NAMES = {"orange": "Orange", "purple": "Purple"}
+# The Camera Monitor cards a pile can reveal ("Follow these effects when you react to these card types").
+ANIMATRONIC, DEPLETION, WHAT, EMPTY = "animatronic", "power-depletion", "what-was-that", "empty-room"
+CARDS = {ANIMATRONIC: "Animatronic", DEPLETION: "Power Depletion", WHAT: "What Was That?", EMPTY: "Empty Room"}
+REACTABLE = (ANIMATRONIC, WHAT)  # "React to zero, one, or two face-up Animatronic or What Was That? cards."
+HALLWAY = "Hallway"  # "if you don't (or can't) react to an Animatronic in the Hallway, it will move into your Office"
 
 PHASES = {
     SETUP: ("Before the night",
@@ -31,7 +36,9 @@ PHASES = {
     CAMERAS: ("Phase One: Monitor Cameras",
               ["From the Hallway toward the Show Stage, flip the top card of each pile face up below it.",
                "Revealed an Animatronic? Keep flipping that pile until a non-Animatronic card.",
-               "An empty pile flips nothing this round."]),
+               "An empty pile flips nothing this round.",
+               "Tap in each card as it is flipped: the app counts the Power Depletion cards and what you can react "
+               "to."]),
     REACT: ("Phase Two: React",
             ["React to 0, 1 or 2 face-up Animatronic or What Was That? cards: one Power die per card.",
              "If you roll, each face-up Power Depletion card costs 5 more.",
@@ -79,6 +86,8 @@ def new_state(seats: list[int], options: State, profile: State) -> State:
         "depletion_cost": int(profile["depletion_cost"]),
         "most_cards": int(profile["most_reaction_cards"]),
         "piles": dict(profile["piles"]),
+        "locations": list(profile["piles"]),  # Hallway first, toward the Show Stage: the order cards are flipped
+        "cameras": {str(seat): {} for seat in seats},  # per guard, per location: the cards face up this round
         "animatronics": dict(profile["animatronics_per_pile"]),
     }
 
@@ -97,6 +106,67 @@ def most_depletion(state: State) -> int:
     """4: "Continue until you have revealed cards at each location" and keep flipping only past an Animatronic,
     so each location shows at most one non-Animatronic card, and Power Depletion cards are never Animatronics."""
     return len(state["piles"])
+
+
+def locations(state: State) -> list[str]:
+    """The four locations from the Hallway to the Show Stage (a table stored before they were kept: the piles')."""
+    return list(state.get("locations") or state["piles"])
+
+
+def cameras(state: State, seat: int) -> dict[str, list[str]]:
+    """The cards this guard's cameras show face up this round, per location (tapped in as the table flipped them)."""
+    return state.get("cameras", {}).get(str(seat), {})
+
+
+def tracked(state: State, seat: int) -> bool:
+    """Whether this guard tapped in any camera this round: then the app counts their cards for them."""
+    return any(cameras(state, seat).values())
+
+
+def face_up(state: State, seat: int, kinds: tuple[str, ...]) -> int:
+    return sum(card in kinds for cards in cameras(state, seat).values() for card in cards)
+
+
+def depletion_shown(state: State, seat: int) -> int:
+    """'each face-up Power Depletion card subtracts an additional 5 Power': counted from the tracked cameras."""
+    return face_up(state, seat, (DEPLETION,))
+
+
+def most_reactions(state: State, seat: int | None) -> int:
+    """'React to zero, one, or two face-up Animatronic or What Was That? cards': no more than the cameras can show.
+
+    A location not tapped in to the end (no card, or only Animatronics) may still hold one such card; the cap is exact
+    once every location shows the card its flipping stopped at.
+    """
+    if seat is None or not tracked(state, seat):
+        return state["most_cards"]
+    return min(state["most_cards"], face_up(state, seat, REACTABLE) + len(_open_locations(state, seat)))
+
+
+def _open_locations(state: State, seat: int) -> list[str]:
+    return [location for location in locations(state) if _location_open(state, seat, location)]
+
+
+def hallway_animatronics(state: State, seat: int) -> int:
+    return cameras(state, seat).get(HALLWAY, []).count(ANIMATRONIC)
+
+
+def unanswered_hallway(state: State, seat: int) -> bool:
+    """An Animatronic in this guard's Hallway that their reaction didn't answer: it reaches the Office in Phase Three.
+
+    The app can't see which cards a guard reacted to; it takes the Hallway's Animatronics as the first answered, so
+    a paid reaction to at least as many cards answers them.
+    """
+    waiting = hallway_animatronics(state, seat)
+    if not waiting or seat not in state["reacted"]:
+        return False
+    last = state["last_reactions"][str(seat)]
+    return not last["paid"] or last["cards"] < waiting
+
+
+def _location_open(state: State, seat: int, location: str) -> bool:
+    """'continue revealing cards ... until you reveal a non-Animatronic card': a pile is flipped until such a card."""
+    return all(card == ANIMATRONIC for card in cameras(state, seat).get(location, []))
 
 
 def physical_bound(state: State) -> int:
@@ -158,6 +228,7 @@ def advance_time(state: State, move: Move, rng: Any):
                              "shift is over.")]
     after["round"] += 1
     after["phase"] = CAMERAS
+    after["cameras"] = {str(seat): {} for seat in state["seats"]}  # Phase Three discarded or shuffled every card
     _fix_order(after)
     after["reacted"] = []
     total = rounds_total(after)
@@ -257,12 +328,26 @@ MOVES.move("advance-time", "Advancing time", label="Advance time")(advance_time)
 MOVES.move("cameras-flipped", "Finishing Phase One", label="Cameras flipped: Phase Two")(cameras_flipped)
 
 
+def _reacting(state: State, move: Any) -> int | None:
+    """Whose reaction a move is: its actor, or on a form (no actor yet) the guard whose reaction it is."""
+    seat = move.get("seat")
+    return seat if seat is not None else reactor(state)
+
+
 def _most_cards(state: State, move: Any) -> int:
-    return state["most_cards"]
+    return most_reactions(state, _reacting(state, move))
 
 
 def _cards_refused(state: State, move: Any, value: Any) -> str:
-    counts = listing([str(count) for count in range(state["most_cards"] + 1)], "or")
+    seat, most = _reacting(state, move), state["most_cards"]
+    if isinstance(value, int) and 0 <= value <= most and seat is not None:
+        shown, most = face_up(state, seat, REACTABLE), most_reactions(state, seat)
+        unknown = len(_open_locations(state, seat))
+        still = f" and {plural(unknown, 'location')} not tapped in to the end" if unknown else ""
+        return (f"{name_of(state, seat)}'s cameras show {plural(shown, 'card')} to react to (Animatronic or What Was "
+                f"That?){still}, so react to {listing([str(count) for count in range(most + 1)], 'or')}, not "
+                f"{value}. A camera tapped in wrong can be cleared and tapped again.")
+    counts = listing([str(count) for count in range(most + 1)], "or")
     return (f"React to {counts} cards, not {value}: the rules allow 'zero, one, or two' face-up Animatronic or What "
             "Was That? cards.")
 
@@ -338,8 +423,14 @@ def react(state: State, move: Move, rng: Any):
     turn = reactor(state)
     if actor != turn:
         raise IllegalAction(f"Wait: it's {name_of(state, turn)}'s turn to react. {_order_text(state)}.")
-    cards = move["cards"]
-    depletion = move["depletion"]
+    cards, depletion, note = move["cards"], move["depletion"], ""
+    if tracked(state, actor):
+        counted = depletion_shown(state, actor)
+        if depletion is None:
+            depletion = counted
+        elif depletion != counted:
+            note = (f" (typed {plural(depletion, 'Power Depletion card')} where the cameras show {counted}: the typed "
+                    "count is used)")
     if depletion is None:
         if cards:
             raise IllegalAction(f"Say how many Power Depletion cards are face up in front of you (0 to "
@@ -360,12 +451,26 @@ def react(state: State, move: Move, rng: Any):
         "round": state["round"], "time": current_time(state), "cards": cards, "dice": roll_values,
         "dice_total": dice_total, "depletion": depletion, "depletion_total": depletion * state["depletion_cost"]
         if cards else 0, "cost": cost, "paid": paid, "before": before, "after": guard["power"], "source": source}
-    events = [Event(_reaction_text(state, cards, roll_values, depletion, cost, paid, before, source))]
+    events = [Event(_reaction_text(state, cards, roll_values, depletion, cost, paid, before, source)[:-1] + note
+                    + ".")]
+    if unanswered_hallway(after, actor):
+        events.append(Event(_hallway_warning(after, actor)))
     if len(after["reacted"]) == len(after["seats"]):
         after["phase"] = RESOLVE
         order = ", then ".join(name_of(after, seat) for seat in after["order"])
         events.append(Event(f"Phase Three: resolve from the Hallway to the Show Stage ({order})."))
     return after, events
+
+
+def _hallway_warning(state: State, seat: int) -> str:
+    """'if you don't (or can't) react to an Animatronic in the Hallway, it will move into your Office in Phase Three
+    and you will LOSE THE GAME!'"""
+    name = name_of(state, seat)
+    if seat in state["reacted"]:
+        return (f"Watch out: the Animatronic in {name}'s Hallway went unanswered. In Phase Three it moves into "
+                f"{name}'s Office, and {name} loses.")
+    return (f"An Animatronic is face up in {name}'s Hallway: react to it, or in Phase Three it moves into the Office "
+            f"and {name} loses.")
 
 
 def _entered_dice(state: State, move: Move, cards: int) -> list[int] | None:
@@ -391,6 +496,88 @@ def _entered_dice(state: State, move: Move, cards: int) -> list[int] | None:
         raise IllegalAction(f"Reacting to {plural(cards, 'card')} rolls {dice}; you entered {entered}. Type what "
                             f"{'it' if cards == 1 else 'each die'} showed.")
     return values
+
+
+def _location_choices(state: State, move: Any) -> list[str]:
+    return locations(state)
+
+
+def _no_location(state: State, move: Any, value: Any) -> str:
+    return (f"There is no {str(move.get('location'))[:30]!r} camera: the locations are "
+            f"{listing(locations(state))}.")
+
+
+def _no_card(state: State, move: Any, value: Any) -> str:
+    return (f"There is no {str(move.get('card'))[:30]!r} Camera Monitor card: tap "
+            f"{listing([f'{label} ({key})' for key, label in CARDS.items()], 'or')}.")
+
+
+def _cameras_open(state: State, whose: int) -> None:
+    """Cameras are tapped in during Phase One, or in Phase Two by a guard who hasn't reacted yet (a late entry)."""
+    if state["phase"] == REACT and whose in state["reacted"]:
+        raise IllegalAction(f"{name_of(state, whose)} has reacted already: the cameras counted for that reaction "
+                            "stay as they were this round.")
+    if state["phase"] not in (CAMERAS, REACT):
+        raise IllegalAction(_not_now(state, "The cameras are flipped in Phase One"))
+
+
+def _whose_cameras(state: State, move: Move) -> int:
+    whose = move["whose"]
+    if whose is None:
+        raise IllegalAction("Say whose cameras: each guard flips their own piles.")
+    return whose
+
+
+@MOVES.move("flip", "Tapping in a camera",
+            Whose("whose cameras", wrong="Say whose cameras by seat number, like 1.",
+                  unknown="There is no guard at seat {value} at this table.",
+                  not_yours="Each guard taps in their own cameras; the host can tap for either."),
+            Choice("location", "the location", _location_choices, ask="Say which location the card was flipped at.",
+                   wrong=_no_location),
+            Choice("card", "the card revealed", tuple(CARDS), ask="Say which card was revealed there.",
+                   wrong=_no_card),
+            label="Flipped")
+def flip(state: State, move: Move, rng: Any):
+    """Phase One 'Flip Cards': the card a guard revealed at a location, as the table flipped it."""
+    whose = _whose_cameras(state, move)
+    _cameras_open(state, whose)
+    location, card, name = move["location"], move["card"], name_of(state, whose)
+    shown = cameras(state, whose).get(location, [])
+    if not _location_open(state, whose, location):
+        raise IllegalAction(f"{name}'s {location} already shows {_card_words(shown[-1])} card: a pile is flipped "
+                            "only until a card that isn't an Animatronic.")
+    total = sum(state["animatronics"].values())
+    if card == ANIMATRONIC and face_up(state, whose, (ANIMATRONIC,)) >= total:
+        raise IllegalAction(f"{name} has only {total} Animatronics, and all of them are face up already.")
+    after = copy.deepcopy(state)
+    after.setdefault("cameras", {str(seat): {} for seat in state["seats"]})
+    after["cameras"][str(whose)].setdefault(location, []).append(card)
+    more = " (keep flipping this pile until a card that isn't an Animatronic)" if card == ANIMATRONIC else ""
+    return after, [Event(f"{name}'s cameras: {CARDS[card]} at the {location}{more}.")]
+
+
+def _card_words(card: str) -> str:
+    label = CARDS[card]
+    return f"an {label}" if label[0] in "AEIOU" else f"a {label}"
+
+
+@MOVES.move("clear-camera", "Clearing a camera",
+            Whose("whose cameras", wrong="Say whose cameras by seat number, like 1.",
+                  unknown="There is no guard at seat {value} at this table.",
+                  not_yours="Each guard corrects their own cameras; the host can correct either."),
+            Choice("location", "the location", _location_choices, ask="Say which location to clear.",
+                   wrong=_no_location),
+            label="Clear", correction=True)
+def clear_camera(state: State, move: Move, rng: Any):
+    """A slip in the cards tapped in at one location: clear them and tap again what the table shows."""
+    whose = _whose_cameras(state, move)
+    _cameras_open(state, whose)
+    location, name = move["location"], name_of(state, whose)
+    if not cameras(state, whose).get(location):
+        raise IllegalAction(f"Nothing is tapped in at {name}'s {location} yet.")
+    after = copy.deepcopy(state)
+    after["cameras"][str(whose)].pop(location)
+    return after, [Event(f"cleared {name}'s {location} camera to tap it in again.")]
 
 
 @MOVES.move("office", "An animatronic in the Office",
@@ -443,25 +630,48 @@ def _offer_advance_time(state: State) -> list[dict[str, Any]]:
 
 def _offer_flip_cards(state: State, seat: int | None) -> list[dict[str, Any]]:
     """Phase One, step 2 'Flip Cards': 'Both players complete these steps simultaneously', then anyone ends it."""
-    return [{"type": "cameras-flipped"}]
+    return [{"type": "cameras-flipped"}, *_offer_cameras(state, seat)]
+
+
+def _offer_cameras(state: State, seat: int | None) -> list[dict[str, Any]]:
+    """Each card a guard may tap in at each location still being flipped, and a clear for each location tapped in.
+
+    A phone taps its own cameras; the host either guard's. In Phase Two a guard who hasn't reacted may still tap in.
+    """
+    offers: list[dict[str, Any]] = []
+    total = sum(state["animatronics"].values())
+    for whose in state["seats"] if seat is None else [seat]:
+        if state["phase"] == REACT and whose in state["reacted"]:
+            continue
+        more_animatronics = face_up(state, whose, (ANIMATRONIC,)) < total
+        for location in locations(state):
+            if _location_open(state, whose, location):
+                offers += [{"type": "flip", "whose": whose, "location": location, "card": card} for card in CARDS
+                           if card != ANIMATRONIC or more_animatronics]
+            if cameras(state, whose).get(location):
+                offers.append({"type": "clear-camera", "whose": whose, "location": location})
+    return offers
 
 
 def _offer_react(state: State, seat: int | None) -> list[dict[str, Any]]:
     """Phase Two 'React', for the guard whose reaction it is: save power, or react to 1 or 2 cards with a die each.
 
-    A reaction offers a valid default for what the player picks: no Power Depletion card and, on a physical table,
-    the lowest face each die can show.
+    A reaction offers a valid default for what the player picks: the Power Depletion cards the cameras show (none
+    when nothing was tapped in) and, on a physical table, the lowest face each die can show; no more cards than the
+    cameras show to react to. A guard who hasn't reacted may still tap in a camera.
     """
+    late = _offer_cameras(state, seat)
     if seat is None or seat != reactor(state):
-        return []
+        return late
     offers: list[dict[str, Any]] = [{"type": "react", "cards": 0}]
     lowest = min(face for face in state["faces"] if face >= physical_lowest(state))
-    for cards in range(1, state["most_cards"] + 1):
-        offer = {"type": "react", "cards": cards, "depletion": 0}
+    depletion = depletion_shown(state, seat) if tracked(state, seat) else 0
+    for cards in range(1, most_reactions(state, seat) + 1):
+        offer = {"type": "react", "cards": cards, "depletion": depletion}
         if state["power_dice"] == "physical":
             offer["values"] = [lowest] * cards
         offers.append(offer)
-    return offers
+    return offers + late
 
 
 def _offer_resolve(state: State, seat: int | None) -> list[dict[str, Any]]:
@@ -538,7 +748,40 @@ def board_check(state: State) -> list[str]:
         lines.append(f"{guard['name']}'s Power Dial: {guard['power']}.")
     if len(state["seats"]) == 2:
         lines.append(f"The star: on {name_of(state, state['star'])}'s dial (reacts first on a tie; chosen at setup).")
+    for seat in state["seats"]:
+        if tracked(state, seat):
+            lines.append(_cameras_line(state, seat))
     return lines
+
+
+def _cameras_line(state: State, seat: int) -> str:
+    """One guard's face-up cards per location and in all, as tapped in this round."""
+    shown = cameras(state, seat)
+    places = "; ".join(f"{location} {', '.join(CARDS[card] for card in shown[location])}"
+                       for location in locations(state) if shown.get(location))
+    counts = listing(plural(face_up(state, seat, (card,)), f"{CARDS[card]} card")
+                     for card in CARDS if face_up(state, seat, (card,)))
+    return f"{name_of(state, seat)}'s cameras face up: {counts} ({places})."
+
+
+def _camera_rows(state: State, seat: int) -> dict[str, Any]:
+    """A guard's four locations for the screens: the cards face up there, and whether the pile is still flipped."""
+    shown = cameras(state, seat)
+    rows = [{"location": location, "cards": [CARDS[card] for card in shown.get(location, [])],
+             "keys": list(shown.get(location, [])), "open": _location_open(state, seat, location)}
+            for location in locations(state)]
+    return {"locations": rows, "tracked": tracked(state, seat), "reactable": face_up(state, seat, REACTABLE),
+            "depletion": depletion_shown(state, seat), "most_reactions": most_reactions(state, seat),
+            "counts": {card: face_up(state, seat, (card,)) for card in CARDS}}
+
+
+def _warning(state: State, seat: int) -> str | None:
+    """Before Phase Three: an Animatronic in this guard's Hallway still to answer, or left unanswered."""
+    if state["phase"] not in (CAMERAS, REACT, RESOLVE) or _ended(state) or not hallway_animatronics(state, seat):
+        return None
+    if seat in state["reacted"] and not unanswered_hallway(state, seat):
+        return None
+    return _hallway_warning(state, seat)
 
 
 def _turn_text(state: State) -> str:
@@ -584,7 +827,8 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         {"seat": number, **state["guards"][str(number)], "star": len(state["seats"]) == 2 and number == state["star"],
          "reacted": number in state["reacted"], "reacting": number == now,
          "last": state["last_reactions"][str(number)],
-         "dial": _dial(state["guards"][str(number)]["power"], state["dial_start"])}
+         "dial": _dial(state["guards"][str(number)]["power"], state["dial_start"]),
+         "cameras": _camera_rows(state, number), "warning": _warning(state, number)}
         for number in state["seats"]]
     moves = legal_actions(state, seat) if viewer.moves else []
     shown |= {
@@ -611,6 +855,8 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "physical_bound": physical_bound(state),
         "physical_lowest": physical_lowest(state),
         "setup_checklist": setup_checklist(state),
+        "card_labels": dict(CARDS),
+        "warnings": [guard["warning"] for guard in guards if guard["warning"]],
     }
     return shown | seen(viewer, moves=moves, turn=[now] if now is not None else [], turn_text=_turn_text(state),
                         board_check=board_check(state))
@@ -670,8 +916,19 @@ _REACTION = {"oneOf": [{"type": "null"}, {
     "properties": {"cards": {"type": "integer", "minimum": 0}, "dice": {"type": "array", "items": {"type": "integer"}},
                    "cost": {"type": "integer", "minimum": 0}, "paid": {"type": "boolean"},
                    "source": {"enum": ["none", "physical", "app"]}}}]}
+_CAMERAS = {"type": "object", "required": ["locations", "tracked", "reactable", "depletion", "most_reactions",
+                                            "counts"],
+            "properties": {"locations": {"type": "array", "items": {
+                "type": "object", "required": ["location", "cards", "keys", "open"],
+                "properties": {"location": {"type": "string"}, "cards": {"type": "array", "items": {"type": "string"}},
+                               "keys": {"type": "array", "items": {"enum": list(CARDS)}},
+                               "open": {"type": "boolean"}}}},
+                           "tracked": {"type": "boolean"}, "reactable": {"type": "integer", "minimum": 0},
+                           "depletion": {"type": "integer", "minimum": 0},
+                           "most_reactions": {"type": "integer", "minimum": 0},
+                           "counts": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}}}
 _GUARD = {"type": "object", "required": ["seat", "colour", "name", "power", "star", "reacted", "reacting", "last",
-                                         "dial"],
+                                         "dial", "cameras", "warning"],
           "properties": {"seat": {"type": "integer", "minimum": 1}, "colour": {"enum": list(NAMES)},
                          "name": {"type": "string"}, "power": {"type": "integer", "minimum": 0},
                          "star": {"type": "boolean"}, "reacted": {"type": "boolean"}, "reacting": {"type": "boolean"},
@@ -679,7 +936,8 @@ _GUARD = {"type": "object", "required": ["seat", "colour", "name", "power", "sta
                          "dial": {"type": "object", "required": ["share", "rest", "low"],
                                   "properties": {"share": {"type": "integer", "minimum": 0, "maximum": 100},
                                                  "rest": {"type": "integer", "minimum": 0, "maximum": 100},
-                                                 "low": {"type": "boolean"}}}}}
+                                                 "low": {"type": "boolean"}}},
+                         "cameras": _CAMERAS, "warning": {"type": ["string", "null"]}}}
 _STRINGS = {"type": "array", "items": {"type": "string"}}
 VIEW_SCHEMA = {
     "type": "object",
@@ -688,7 +946,7 @@ VIEW_SCHEMA = {
                  "rounds_after", "dawn", "next_time", "last_round", "advance_label", "over", "reactor",
                  "reactor_name", "upcoming_order", "order_names", "order_text", "phase_title", "phase_reminder",
                  "guard_list", "mine", "can_react", "forecast", "most_depletion", "physical_bound",
-                 "physical_lowest", "setup_checklist"],
+                 "physical_lowest", "setup_checklist", "card_labels", "warnings"],
     "properties": {
         "seats": {"type": "array", "items": {"type": "integer", "minimum": 1}},
         "guards": {"type": "object", "additionalProperties": {
@@ -741,5 +999,10 @@ VIEW_SCHEMA = {
         "physical_bound": {"type": "integer", "minimum": 1},
         "physical_lowest": {"type": "integer", "minimum": 0},
         "setup_checklist": _STRINGS,
+        "locations": _STRINGS,
+        "cameras": {"type": "object", "additionalProperties": {
+            "type": "object", "additionalProperties": {"type": "array", "items": {"enum": list(CARDS)}}}},
+        "card_labels": {"type": "object", "additionalProperties": {"type": "string"}},
+        "warnings": _STRINGS,
     },
 }
