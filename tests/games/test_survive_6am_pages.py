@@ -140,8 +140,9 @@ def test_the_game_ends_when_an_animatronic_reaches_an_office(app, client, phone)
     code, bo = in_phase_three(app, client, phone)
     host = flat(client.get(f"/t/{code}"))
     assert "An animatronic reached an Office" in host and "Into Purple's Office" in host
-    assert "Both in danger? Report the Office reached first, resolving in Phase Two's order (Orange, then Purple)" \
-        in host  # 'using Phase Two's turn order, one at a time' + 'you immediately lose the game'
+    # 'using Phase Two's turn order, one at a time' + 'you immediately lose the game', in the reading in force
+    assert ("Both in danger? Report the Office reached first: Resolve guard by guard, each from the Hallway to the "
+            "Show Stage (Orange, then Purple) (guard by guard assumed )") in host
     assert "An animatronic reached my Office" in flat(bo.get(f"/t/{code}/seats/2"))
     ended = post_move(client, code, f"/t/{code}", type="office", whose="2")
     assert ended.status_code == 200
@@ -321,3 +322,15 @@ def test_a_phone_taps_in_its_cameras_and_the_reaction_counts_the_depletion(app, 
     assert "counted from your cameras: 1" in flat(phone.get(f"/t/{code}/seats/1"))
     reacted = post_move(phone, code, f"/t/{code}/seats/1", type="react", cards="2", die1="5", die2="10")
     assert reacted.status_code == 200 and "Orange's Power Dial: 80" in page_text(reacted)
+
+
+@pytest.mark.parametrize("options,shown", [
+    ({}, ["Equal power at 6:00 AM is a shared win. assumed", "Star: first on a tie (star fixed for the night"]),
+    ({"tie": "nobody", "star_moves": "dial"}, ["Equal power at 6:00 AM: nobody wins. assumed",
+                                               "Star: first on a tie (star follows the dials"]),
+])
+def test_the_screens_say_which_reading_is_in_force(client, options, shown):
+    table = api_table(client, **options)
+    page = flat(client.get(f"/t/{table['code']}", headers={"Authorization": f"Bearer {table['host_token']}"}))
+    for text in shown:
+        assert text in page

@@ -279,7 +279,8 @@ def test_the_order_is_fixed_for_the_whole_phase_even_after_the_first_dial_drops(
     assert dial(state, ORANGE) == 40 and rules.reactor(state) == PURPLE
     refused(state, ORANGE, "Orange has already reacted this round", type="react", cards=0)
     state, events = act(state, PURPLE, type="react", cards=0)
-    assert events[-1].text == "Phase Three: resolve from the Hallway to the Show Stage (Orange, then Purple)."
+    assert events[-1].text == ("Phase Three: resolve guard by guard, each from the Hallway to the Show Stage (Orange, "
+                               "then Purple).")
     state = to_phase_two(state)
     assert state["order"] == [PURPLE, ORANGE]  # next round, more power first again
 
@@ -837,3 +838,99 @@ def test_an_unanswered_hallway_animatronic_is_warned_of_before_phase_three():
 def to_phase_two_with(state: dict, whose: int, *cards: tuple[str, str]) -> dict:
     state = flips(act(state, None, type="advance-time")[0], None, whose, *cards)
     return act(state, None, type="cameras-flipped")[0]
+
+
+# ---- readings of loose rules: each a setup option, tested in every setting -------------------------------------------
+
+def dawn_tied(**options) -> dict:
+    """Two guards at 6:00 AM with 40 power each."""
+    state = table(**options)
+    for _ in range(12):
+        state = play_round(state)
+    return act(with_power(state, orange=40, purple=40), None, type="advance-time")[0]
+
+
+@pytest.mark.parametrize("tie,star,winners,text", [
+    ("shared", "orange", (ORANGE, PURPLE), "6:00 AM! Both guards survived with 40 power each: a shared win for "
+                                           "Orange and Purple."),
+    ("star", "purple", (PURPLE,), "6:00 AM! Both guards survived with 40 power each; the star on Purple's dial "
+                                  "breaks the tie: Purple wins."),
+    ("star", "orange", (ORANGE,), "the star on Orange's dial breaks the tie: Orange wins."),
+    ("nobody", "orange", (), "6:00 AM! Both guards survived with 40 power each: neither has the most power "
+                             "remaining, so nobody wins."),
+])
+def test_a_tie_at_6_00_am_follows_the_tables_reading(tie, star, winners, text):
+    """'If both players survive until 6:00 AM ..., the player with the most power remaining wins!' (equal power:
+    the reading at setup)."""
+    state = dawn_tied(tie=tie, star=star)
+    result = rules.outcome(state)
+    assert result.winners == winners and text in result.text and result.shared == (len(winners) == 2)
+    assert look(state, None)["readings"]["tie"]["value"] == tie
+    assert rules.outcome(dawn_with(35, 50)).winners == (PURPLE,)  # unequal power: every reading agrees
+
+
+def test_the_tie_reading_defaults_to_a_shared_win_and_an_old_table_keeps_it():
+    assert table()["readings"] == {"tie": "shared", "star_moves": "fixed", "resolve": "guard"}
+    old = dawn_tied()
+    del old["readings"]
+    assert rules.outcome(old).shared is True
+
+
+def test_with_the_star_fixed_nobody_moves_it():
+    """'the player who has a star icon showing on their dial reacts first': by default the star stays put."""
+    state = act(table(), None, type="advance-time")[0]
+    assert all(offer["type"] != "star" for offer in rules.legal_actions(state, None))
+    refused(state, None, "At this table the star stays on Orange's dial all night", type="star", whose=PURPLE)
+    assert look(state, None)["readings"]["star_moves"]["short"] == "star fixed for the night"
+
+
+def test_with_the_star_following_the_dials_the_table_says_whose_dial_shows_it_on_a_tie():
+    state = act(table(star_moves="dial"), None, type="advance-time")[0]
+    assert {"type": "star", "whose": PURPLE} in rules.legal_actions(state, None)
+    assert {"type": "star", "whose": PURPLE} in rules.legal_actions(state, PURPLE)
+    assert all(offer["type"] != "star" for offer in rules.legal_actions(state, ORANGE))  # it is on Orange's already
+    refused(state, PURPLE, "Say only that your own dial shows the star", type="star", whose=ORANGE)
+    refused(state, None, "The star is on Orange's dial already.", type="star", whose=ORANGE)
+    state, events = act(state, PURPLE, type="star")
+    assert state["star"] == PURPLE and state["order"] == [PURPLE, ORANGE]
+    assert events[0].text == ("the star shows on Purple's dial: Purple reacts first (tied at 100, the star is on "
+                              "Purple's dial), then Orange.")
+    state = act(state, None, type="cameras-flipped")[0]
+    assert rules.reactor(state) == PURPLE
+    refused(state, None, "The star is checked in Phase One", type="star", whose=ORANGE)
+    untied = act(with_power(table(star_moves="dial"), orange=90), None, type="advance-time")[0]
+    assert all(offer["type"] != "star" for offer in rules.legal_actions(untied, None))  # no tie: no question
+    refused(act(table(players=1, star_moves="dial"), None, type="advance-time")[0], None,
+            "With one guard there is no tie", type="star", whose=ORANGE)
+
+
+def hallway_left(resolve: str) -> dict:
+    """Phase Three where Purple (second in order) left a Hallway Animatronic unanswered; Orange's Hallway is safe."""
+    state = to_phase_two_with(table(resolve=resolve), PURPLE, ("Hallway", "animatronic"), ("Hallway", "empty-room"))
+    state = act(state, ORANGE, type="react", cards=0)[0]
+    return act(state, PURPLE, type="react", cards=0)[0]
+
+
+def test_location_by_location_a_second_guards_hallway_comes_before_the_first_guards_other_cards():
+    """'Resolve remaining face-up cards, using Phase Two's turn order, one at a time from the Hallway to the Show
+    Stage', read location by location: both Hallways first, so Purple's Office is reached first."""
+    state = hallway_left("location")
+    assert look(state, None)["resolve_text"] == ("Resolve location by location from the Hallway to the Show Stage, "
+                                                 "at each one Orange, then Purple")
+    assert rules.legal_actions(state, None) == [{"type": "advance-time"}, {"type": "office", "whose": PURPLE}]
+    refused(state, ORANGE, "Purple's unanswered Hallway Animatronic is resolved first", type="office")
+    assert rules.outcome(act(state, PURPLE, type="office")[0]).winners == (ORANGE,)
+
+
+def test_guard_by_guard_the_first_guards_other_cards_may_still_reach_their_office_first():
+    """Read guard by guard, Orange resolves all four locations before Purple's Hallway: a What Was That? can still
+    bring an Animatronic into Orange's Office first."""
+    state = hallway_left("guard")
+    assert look(state, None)["resolve_text"] == ("Resolve guard by guard, each from the Hallway to the Show Stage "
+                                                 "(Orange, then Purple)")
+    assert {"type": "office", "whose": ORANGE} in rules.legal_actions(state, None)
+    assert rules.outcome(act(state, ORANGE, type="office")[0]).winners == (PURPLE,)
+    # The first guard's own unanswered Hallway is the first card of Phase Three in either reading.
+    first = to_phase_two_with(table(), ORANGE, ("Hallway", "animatronic"), ("Hallway", "empty-room"))
+    first = act(act(first, ORANGE, type="react", cards=0)[0], PURPLE, type="react", cards=0)[0]
+    refused(first, None, "Orange's unanswered Hallway Animatronic is resolved first", type="office", whose=PURPLE)

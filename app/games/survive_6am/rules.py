@@ -1,10 +1,38 @@
-"""Survive 'Til 6AM's rules: the clock deck, both Power Dials, the reaction order and what each reaction costs.
+"""Survive 'Til 6AM's rules: the clock deck, both Power Dials, the cameras, the reaction order and its cost.
 
-Pure: no Flask, no SQLAlchemy. The camera cards stay on the cardboard; the app keeps the clock pile and the dials,
-says who reacts first, does the Power sums and says who won. Everything is public.
+Pure: no Flask, no SQLAlchemy. The camera cards stay on the cardboard; the app keeps the clock pile, the dials and
+the cards each guard tapped in as the table flipped them, says who reacts first, does the Power sums and says who
+won. Everything is public.
 
-A round: "Advance Time" (discard the top Clock card) -> Phase One (flip the cameras, on the cardboard) -> Phase Two
-(each guard reacts once, most power first) -> Phase Three (resolve, Hallway first) -> advance time again.
+A round: "Advance Time" (discard the top Clock card) -> Phase One (flip the cameras; each guard taps in what each
+location revealed) -> Phase Two (each guard reacts once, most power first) -> Phase Three (resolve, Hallway first)
+-> advance time again.
+
+Readings of loose rules, each a setup option labelled assumed and shown on the screens that depend on it (the same
+list is in docs/games/survive-6am.md):
+
+- Equal power at 6:00 AM (`tie`): "If both players survive until 6:00 AM without an Animatronic moving into their
+  Offices, the player with the most power remaining wins!" Nothing says what equal power means. Default `shared`:
+  both win; `star`: the guard whose dial shows the star wins; `nobody`: nobody wins.
+- Whose dial shows the star (`star_moves`): "If there is a tie, the player who has a star icon showing on their dial
+  reacts first." Default `fixed`: the dial chosen at setup (`star`) keeps it all night; `dial`: the star follows the
+  dials, so on a tie in Phase One the table says whose dial shows it, before Phase Two's order is fixed.
+- Phase Three's order (`resolve`): "Resolve remaining face-up cards, using Phase Two's turn order, one at a time from
+  the Hallway to the Show Stage." Turns pass in Phase Two's order (most power, the star on a tie), never in seat
+  order. Default `guard`: guard by guard, each from the Hallway to the Show Stage; `location`: location by location,
+  both Hallways first. It decides whose Office an unanswered Hallway Animatronic is known to reach first.
+
+Readings the text settles, kept in the code:
+
+- A reaction costs the dice plus 5 per face-up Power Depletion card, and nothing when no die is rolled: "If you
+  didn't react to any cards during this phase, ignore this effect." A cost equal to the power left is paid; only
+  "more power ... than you have power" reacts to NOTHING.
+- "Continue until you have revealed cards at each location ... until you reveal a non-Animatronic card": a location
+  shows at most one card that isn't an Animatronic, so at most 4 Power Depletion cards are face up, and a guard's 4
+  Animatronics are all a camera can show.
+- The app can't see which cards a guard reacted to: a paid reaction to at least as many cards as the Hallway shows
+  Animatronics is taken to answer them first, and anything less leaves them unanswered (the warning before Phase
+  Three). A typed count of Power Depletion cards corrects the cameras' count, and the log says so.
 """
 
 from __future__ import annotations
@@ -16,6 +44,7 @@ from ...dice import DiceError
 from ..contract import Event, IllegalAction, Outcome, Viewer, seen
 from ..moves import Choice, Count, Move, Moves, MoveType, Numbers, Whose
 from ..words import listing, plural
+from . import RESOLVE_ORDER, STAR_MOVES, TIE
 from . import power as power_math
 
 State = dict[str, Any]
@@ -27,6 +56,7 @@ NAMES = {"orange": "Orange", "purple": "Purple"}
 ANIMATRONIC, DEPLETION, WHAT, EMPTY = "animatronic", "power-depletion", "what-was-that", "empty-room"
 CARDS = {ANIMATRONIC: "Animatronic", DEPLETION: "Power Depletion", WHAT: "What Was That?", EMPTY: "Empty Room"}
 REACTABLE = (ANIMATRONIC, WHAT)  # "React to zero, one, or two face-up Animatronic or What Was That? cards."
+READINGS = {option.key: option for option in (TIE, STAR_MOVES, RESOLVE_ORDER)}
 HALLWAY = "Hallway"  # "if you don't (or can't) react to an Animatronic in the Hallway, it will move into your Office"
 
 PHASES = {
@@ -85,6 +115,7 @@ def new_state(seats: list[int], options: State, profile: State) -> State:
         "faces": faces,
         "depletion_cost": int(profile["depletion_cost"]),
         "most_cards": int(profile["most_reaction_cards"]),
+        "readings": {key: options[key] for key in READINGS},
         "piles": dict(profile["piles"]),
         "locations": list(profile["piles"]),  # Hallway first, toward the Show Stage: the order cards are flipped
         "cameras": {str(seat): {} for seat in seats},  # per guard, per location: the cards face up this round
@@ -106,6 +137,11 @@ def most_depletion(state: State) -> int:
     """4: "Continue until you have revealed cards at each location" and keep flipping only past an Animatronic,
     so each location shows at most one non-Animatronic card, and Power Depletion cards are never Animatronics."""
     return len(state["piles"])
+
+
+def reading(state: State, key: str) -> str:
+    """The reading in force at this table; a table stored before readings were options plays with the defaults."""
+    return state.get("readings", {}).get(key, READINGS[key].default)
 
 
 def locations(state: State) -> list[str]:
@@ -263,6 +299,17 @@ def _order_text(state: State) -> str:
     why = (f"more power, {first_power} to {second_power}" if first_power != second_power
            else f"tied at {first_power}, the star is on {name_of(state, state['star'])}'s dial")
     return f"{name_of(state, first)} reacts first ({why}), then {name_of(state, second)}"
+
+
+def _resolve_text(state: State) -> str:
+    """'Resolve remaining face-up cards, using Phase Two's turn order, one at a time from the Hallway to the Show
+    Stage', in the order the table's reading walks it."""
+    names = [name_of(state, seat) for seat in state["order"]]
+    if len(names) == 1:
+        return f"resolve from the Hallway to the Show Stage ({names[0]})"
+    if reading(state, "resolve") == "location":
+        return (f"resolve location by location from the Hallway to the Show Stage, at each one {', then '.join(names)}")
+    return f"resolve guard by guard, each from the Hallway to the Show Stage ({', then '.join(names)})"
 
 
 def _not_now(state: State, what: str) -> str:
@@ -457,8 +504,7 @@ def react(state: State, move: Move, rng: Any):
         events.append(Event(_hallway_warning(after, actor)))
     if len(after["reacted"]) == len(after["seats"]):
         after["phase"] = RESOLVE
-        order = ", then ".join(name_of(after, seat) for seat in after["order"])
-        events.append(Event(f"Phase Three: resolve from the Hallway to the Show Stage ({order})."))
+        events.append(Event(f"Phase Three: {_resolve_text(after)}."))
     return after, events
 
 
@@ -580,6 +626,46 @@ def clear_camera(state: State, move: Move, rng: Any):
     return after, [Event(f"cleared {name}'s {location} camera to tap it in again.")]
 
 
+@MOVES.move("star", "Moving the star",
+            Whose("whose dial shows the star", wrong="Say whose dial shows the star by seat number, like 1.",
+                  unknown="There is no guard at seat {value} at this table.",
+                  not_yours="Say only that your own dial shows the star; the host can say it for either."),
+            label="The star shows on this dial")
+def star(state: State, move: Move, rng: Any):
+    """'the player who has a star icon showing on their dial reacts first': at a table reading the star as following
+    the dials, the table says in Phase One whose dial shows it, before the reaction order is fixed."""
+    whose = move["whose"]
+    if whose is None:
+        raise IllegalAction("Say whose dial shows the star.")
+    if len(state["seats"]) == 1:
+        raise IllegalAction("With one guard there is no tie for the star to break.")
+    if reading(state, "star_moves") == "fixed":
+        raise IllegalAction(f"At this table the star stays on {name_of(state, state['star'])}'s dial all night, as "
+                            "set up (the setup option 'Whose dial shows the star').")
+    if state["phase"] != CAMERAS:
+        raise IllegalAction(_not_now(state, "The star is checked in Phase One, before Phase Two's order is fixed"))
+    if whose == state["star"]:
+        raise IllegalAction(f"The star is on {name_of(state, whose)}'s dial already.")
+    after = copy.deepcopy(state)
+    after["star"] = whose
+    _fix_order(after)
+    return after, [Event(f"the star shows on {name_of(state, whose)}'s dial: {_order_text(after)}.")]
+
+
+def _first_to_reach(state: State) -> int | None:
+    """The guard whose Office the table already knows is reached first in Phase Three, or None when it can't tell.
+
+    An unanswered Hallway Animatronic 'will move into your Office in Phase Three'. Guard by guard, the first guard's
+    Hallway is the very first card resolved; location by location, every Hallway comes before any other location.
+    """
+    danger = [seat for seat in state["order"] if unanswered_hallway(state, seat)]
+    if not danger:
+        return None
+    if reading(state, "resolve") == "location" or danger[0] == state["order"][0]:
+        return danger[0]
+    return None
+
+
 @MOVES.move("office", "An animatronic in the Office",
             Whose("whose Office", wrong="Whose Office must be a whole number, not {value!r}.",
                   unknown="There is no guard at seat {value} at this table.",
@@ -597,6 +683,11 @@ def office(state: State, move: Move, rng: Any):
         raise IllegalAction("Say whose Office the animatronic reached.")
     if state["phase"] != RESOLVE:
         raise IllegalAction(_not_now(state, "Animatronics move into an Office only in Phase Three (Resolve)"))
+    first = _first_to_reach(state)
+    if first is not None and whose != first:
+        raise IllegalAction(f"{name_of(state, first)}'s unanswered Hallway Animatronic is resolved first "
+                            f"({_resolve_text(state)}): it reaches {name_of(state, first)}'s Office before anything "
+                            f"reaches {name_of(state, whose)}'s.")
     after = copy.deepcopy(state)
     after["caught"] = whose
     after["caught_at"] = current_time(state)
@@ -614,7 +705,7 @@ def legal_actions(state: State, seat: int | None) -> list[dict[str, Any]]:
         return []
     phase = state["phase"]
     if phase == CAMERAS:
-        return _offer_flip_cards(state, seat)
+        return _offer_flip_cards(state, seat) + _offer_star(state, seat)
     if phase == REACT:
         return _offer_react(state, seat)
     offers = _offer_advance_time(state)
@@ -653,6 +744,16 @@ def _offer_cameras(state: State, seat: int | None) -> list[dict[str, Any]]:
     return offers
 
 
+def _offer_star(state: State, seat: int | None) -> list[dict[str, Any]]:
+    """Phase Two's 'If there is a tie, the player who has a star icon showing on their dial reacts first': where the
+    star follows the dials, on a tie the table may say it shows on the other dial before the order is fixed."""
+    powers = {state["guards"][str(number)]["power"] for number in state["seats"]}
+    if len(state["seats"]) == 1 or len(powers) != 1 or reading(state, "star_moves") != "dial":
+        return []
+    return [{"type": "star", "whose": number} for number in (state["seats"] if seat is None else [seat])
+            if number != state["star"]]
+
+
 def _offer_react(state: State, seat: int | None) -> list[dict[str, Any]]:
     """Phase Two 'React', for the guard whose reaction it is: save power, or react to 1 or 2 cards with a die each.
 
@@ -675,8 +776,13 @@ def _offer_react(state: State, seat: int | None) -> list[dict[str, Any]]:
 
 
 def _offer_resolve(state: State, seat: int | None) -> list[dict[str, Any]]:
-    """Phase Three 'Resolve': an Animatronic may reach an Office; a phone reports its own, the host names the guard."""
-    return [{"type": "office", "whose": number} for number in (state["seats"] if seat is None else [seat])]
+    """Phase Three 'Resolve': an Animatronic may reach an Office; a phone reports its own, the host names the guard.
+
+    When an unanswered Hallway Animatronic is known to arrive first, only that guard's Office is offered.
+    """
+    first = _first_to_reach(state)
+    return [{"type": "office", "whose": number} for number in (state["seats"] if seat is None else [seat])
+            if first is None or number == first]
 
 
 def reactor(state: State) -> int | None:
@@ -706,16 +812,28 @@ def outcome(state: State) -> Outcome | None:
         seat = seats[0]
         return Outcome((seat,), f"6:00 AM! {name_of(state, seat)} survived the night with {powers[seat]} power "
                                 "left and wins.")
-    # "the player with the most power remaining wins!" says nothing of a tie; equal power is a shared win (issue 5).
     best = max(powers.values())
     winners = tuple(seat for seat in seats if powers[seat] == best)
     if len(winners) == 2:
-        return Outcome(winners, f"6:00 AM! Both guards survived with {best} power each: a shared win for "
-                                f"{name_of(state, seats[0])} and {name_of(state, seats[1])}.", shared=True)
+        return _tie(state, best)
     winner = winners[0]
     other = next(seat for seat in seats if seat != winner)
     return Outcome(winners, f"6:00 AM! Both guards survived; {name_of(state, winner)} wins with {best} power left "
                             f"to {name_of(state, other)}'s {powers[other]}.")
+
+
+def _tie(state: State, best: int) -> Outcome:
+    """'the player with the most power remaining wins!' says nothing of equal power: the table's reading decides."""
+    seats, how = state["seats"], reading(state, "tie")
+    both = f"6:00 AM! Both guards survived with {best} power each"
+    if how == "star":
+        star = state["star"]
+        return Outcome((star,), f"{both}; the star on {name_of(state, star)}'s dial breaks the tie: "
+                                f"{name_of(state, star)} wins.")
+    if how == "nobody":
+        return Outcome((), f"{both}: neither has the most power remaining, so nobody wins.")
+    return Outcome(tuple(seats), f"{both}: a shared win for {name_of(state, seats[0])} and "
+                                 f"{name_of(state, seats[1])}.", shared=True)
 
 
 def forecast(state: State, seat: int) -> list[dict[str, Any]]:
@@ -747,7 +865,8 @@ def board_check(state: State) -> list[str]:
         guard = state["guards"][str(seat)]
         lines.append(f"{guard['name']}'s Power Dial: {guard['power']}.")
     if len(state["seats"]) == 2:
-        lines.append(f"The star: on {name_of(state, state['star'])}'s dial (reacts first on a tie; chosen at setup).")
+        how = "chosen at setup" if reading(state, "star_moves") == "fixed" else "follows the dials"
+        lines.append(f"The star: on {name_of(state, state['star'])}'s dial (reacts first on a tie; {how}).")
     for seat in state["seats"]:
         if tracked(state, seat):
             lines.append(_cameras_line(state, seat))
@@ -799,6 +918,31 @@ def _turn_text(state: State) -> str:
     return "Phase Three: resolve the cards from the Hallway to the Show Stage, then advance time."
 
 
+READING_WORDS = {  # (the reading, its value): a sentence for the screens and docs, and a few words beside a control
+    ("tie", "shared"): ("Equal power at 6:00 AM is a shared win.", "a tie at 6:00 AM: shared win"),
+    ("tie", "star"): ("Equal power at 6:00 AM: the guard whose dial shows the star wins.",
+                      "a tie at 6:00 AM: the star wins"),
+    ("tie", "nobody"): ("Equal power at 6:00 AM: nobody wins.", "a tie at 6:00 AM: nobody wins"),
+    ("star_moves", "fixed"): ("The star stays on the dial chosen at setup all night.", "star fixed for the night"),
+    ("star_moves", "dial"): ("The star follows the dials: on a tie in Phase One the table says whose dial shows it.",
+                             "star follows the dials"),
+    ("resolve", "guard"): ("Phase Three goes guard by guard in Phase Two's order, each from the Hallway to the Show "
+                           "Stage.", "guard by guard"),
+    ("resolve", "location"): ("Phase Three goes location by location from the Hallway, at each one in Phase Two's "
+                              "order.", "location by location"),
+}
+
+
+def _readings(state: State) -> dict[str, dict[str, str]]:
+    """Each reading in force, with its words, so the screens that depend on it can say which one it is."""
+    shown = {}
+    for key, option in READINGS.items():
+        text, short = READING_WORDS[key, reading(state, key)]
+        shown[key] = {"value": reading(state, key), "text": text, "short": short, "label": option.label,
+                      "source": option.source}
+    return shown
+
+
 def _advance_label(state: State) -> str:
     """The words on the Advance time button: what the next Clock card shows, or that it ends the night."""
     if state["phase"] == SETUP:
@@ -806,6 +950,10 @@ def _advance_label(state: State) -> str:
     if len(state["clock_pile"]) == 1:
         return f"Advance time \u2192 {DAWN_CARD}: end the night"
     return f"Advance time \u2192 {_next_time(state)}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _next_time(state: State) -> str:
@@ -856,6 +1004,8 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "physical_lowest": physical_lowest(state),
         "setup_checklist": setup_checklist(state),
         "card_labels": dict(CARDS),
+        "readings": _readings(state),
+        "resolve_text": _capital(_resolve_text(fixed)),
         "warnings": [guard["warning"] for guard in guards if guard["warning"]],
     }
     return shown | seen(viewer, moves=moves, turn=[now] if now is not None else [], turn_text=_turn_text(state),
@@ -901,9 +1051,9 @@ def figures(state: State) -> dict[str, Any]:
         others = [state["guards"][str(seat)]["name"] for seat in state["seats"] if seat != state["caught"]]
         side = others[0] if others else "The Animatronics"
     elif dawn:
-        powers = {state["guards"][str(seat)]["name"]: state["guards"][str(seat)]["power"] for seat in state["seats"]}
-        best = [name for name, power in powers.items() if power == max(powers.values())]
-        side = best[0] if len(best) == 1 else "Both guards"
+        winners = outcome(state).winners
+        side = (name_of(state, winners[0]) if len(winners) == 1 else "Both guards" if winners
+                else "Nobody (a tie)")
     ended = state["caught_at"] or ("6:00 AM" if not state["clock_pile"] else state["clock_pile"][0])
     return {"score": "power left", "side": side, "scenario": None, "seats": seats,
             "facts": [["The night ended at", ended], ["Rounds played", state["round"]]]}
@@ -946,7 +1096,7 @@ VIEW_SCHEMA = {
                  "rounds_after", "dawn", "next_time", "last_round", "advance_label", "over", "reactor",
                  "reactor_name", "upcoming_order", "order_names", "order_text", "phase_title", "phase_reminder",
                  "guard_list", "mine", "can_react", "forecast", "most_depletion", "physical_bound",
-                 "physical_lowest", "setup_checklist", "card_labels", "warnings"],
+                 "physical_lowest", "setup_checklist", "card_labels", "warnings", "readings", "resolve_text"],
     "properties": {
         "seats": {"type": "array", "items": {"type": "integer", "minimum": 1}},
         "guards": {"type": "object", "additionalProperties": {
@@ -1004,5 +1154,10 @@ VIEW_SCHEMA = {
             "type": "object", "additionalProperties": {"type": "array", "items": {"enum": list(CARDS)}}}},
         "card_labels": {"type": "object", "additionalProperties": {"type": "string"}},
         "warnings": _STRINGS,
+        "readings": {"type": "object", "additionalProperties": {
+            "type": "object", "required": ["value", "text", "short", "label", "source"],
+            "properties": {"value": {"type": "string"}, "text": {"type": "string"}, "short": {"type": "string"},
+                           "label": {"type": "string"}, "source": {"enum": ["verified", "assumed"]}}}},
+        "resolve_text": {"type": "string"},
     },
 }
