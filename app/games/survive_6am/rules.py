@@ -894,6 +894,37 @@ def _camera_rows(state: State, seat: int) -> dict[str, Any]:
             "counts": {card: face_up(state, seat, (card,)) for card in CARDS}}
 
 
+def _status(state: State, seat: int) -> str:
+    """A few words under a guard's dial: their part in the round now."""
+    if _ended(state):
+        return f"{state['guards'][str(seat)]['power']} power left"
+    if seat == reactor(state):
+        return "Reacting now"
+    if seat in state["reacted"]:
+        return "Reacted"
+    if state["phase"] == REACT:
+        return "Waiting to react"
+    if len(state["seats"]) == 2 and seat == state["star"]:
+        return "Star: first on a tie"
+    return ""
+
+
+def _last_text(last: dict[str, Any] | None) -> str:
+    """A guard's latest reaction in short: '1:00 AM: 5 + 10 + 5 depletion = 20 → 80'."""
+    if last is None:
+        return ""
+    if last["cards"] == 0:
+        ignored = f" ({last['depletion']} Power Depletion ignored)" if last["depletion"] else ""
+        return f"{last['time']}: no cards, no dice{ignored}"
+    text = f"{last['time']}: {' + '.join(str(value) for value in last['dice'])}"
+    if last["depletion"]:
+        text += f" + {last['depletion_total']} depletion"
+    if len(last["dice"]) > 1 or last["depletion"]:
+        text += f" = {last['cost']}"
+    text += f" → {last['after']}" if last["paid"] else f", more than {last['before']}: NOTHING"
+    return text + (" (app roll)" if last["source"] == "app" else "")
+
+
 def _warning(state: State, seat: int) -> str | None:
     """Before Phase Three: an Animatronic in this guard's Hallway still to answer, or left unanswered."""
     if state["phase"] not in (CAMERAS, REACT, RESOLVE) or _ended(state) or not hallway_animatronics(state, seat):
@@ -976,7 +1007,8 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
          "reacted": number in state["reacted"], "reacting": number == now,
          "last": state["last_reactions"][str(number)],
          "dial": _dial(state["guards"][str(number)]["power"], state["dial_start"]),
-         "cameras": _camera_rows(state, number), "warning": _warning(state, number)}
+         "cameras": _camera_rows(state, number), "warning": _warning(state, number),
+         "status": _status(state, number), "last_text": _last_text(state["last_reactions"][str(number)])}
         for number in state["seats"]]
     moves = legal_actions(state, seat) if viewer.moves else []
     shown |= {
@@ -1078,7 +1110,7 @@ _CAMERAS = {"type": "object", "required": ["locations", "tracked", "reactable", 
                            "most_reactions": {"type": "integer", "minimum": 0},
                            "counts": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}}}
 _GUARD = {"type": "object", "required": ["seat", "colour", "name", "power", "star", "reacted", "reacting", "last",
-                                         "dial", "cameras", "warning"],
+                                         "dial", "cameras", "warning", "status", "last_text"],
           "properties": {"seat": {"type": "integer", "minimum": 1}, "colour": {"enum": list(NAMES)},
                          "name": {"type": "string"}, "power": {"type": "integer", "minimum": 0},
                          "star": {"type": "boolean"}, "reacted": {"type": "boolean"}, "reacting": {"type": "boolean"},
@@ -1087,7 +1119,8 @@ _GUARD = {"type": "object", "required": ["seat", "colour", "name", "power", "sta
                                   "properties": {"share": {"type": "integer", "minimum": 0, "maximum": 100},
                                                  "rest": {"type": "integer", "minimum": 0, "maximum": 100},
                                                  "low": {"type": "boolean"}}},
-                         "cameras": _CAMERAS, "warning": {"type": ["string", "null"]}}}
+                         "cameras": _CAMERAS, "warning": {"type": ["string", "null"]},
+                         "status": {"type": "string"}, "last_text": {"type": "string"}}}
 _STRINGS = {"type": "array", "items": {"type": "string"}}
 VIEW_SCHEMA = {
     "type": "object",
