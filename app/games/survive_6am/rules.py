@@ -160,6 +160,7 @@ def tracked(state: State, seat: int) -> bool:
 
 
 def face_up(state: State, seat: int, kinds: tuple[str, ...]) -> int:
+    """How many of these kinds of card this guard's cameras show face up."""
     return sum(card in kinds for cards in cameras(state, seat).values() for card in cards)
 
 
@@ -180,10 +181,12 @@ def most_reactions(state: State, seat: int | None) -> int:
 
 
 def _open_locations(state: State, seat: int) -> list[str]:
+    """The locations still being flipped: nothing tapped in yet, or only Animatronics."""
     return [location for location in locations(state) if _location_open(state, seat, location)]
 
 
 def hallway_animatronics(state: State, seat: int) -> int:
+    """The Animatronics face up in this guard's Hallway, the ones that reach the Office."""
     return cameras(state, seat).get(HALLWAY, []).count(ANIMATRONIC)
 
 
@@ -291,6 +294,7 @@ def _fix_order(state: State) -> None:
 
 
 def _order_text(state: State) -> str:
+    """Phase Two's order in words, with why (more power, or the star on a tie)."""
     order = state["order"]
     if len(order) == 1:
         return f"{name_of(state, order[0])} reacts"
@@ -313,6 +317,7 @@ def _resolve_text(state: State) -> str:
 
 
 def _not_now(state: State, what: str) -> str:
+    """A refusal for a move out of its phase: what it needs, and what the table should do now."""
     phase = state["phase"]
     if phase == SETUP:
         return f"{what}; the night hasn't started. Advance time first: START is discarded and it becomes 12:00 AM."
@@ -338,6 +343,7 @@ def _roll(state: State, cards: int, values: list[int] | None, name: str, rng: An
 
 def _reaction_text(state: State, cards: int, dice: list[int], depletion: int, cost: int, paid: bool,
                    before: int, source: str) -> str:
+    """The log line of a reaction: the dice, the depletion, the sum and the dial, or NOTHING."""
     if cards == 0:
         ignored = (f" ({depletion} face-up Power Depletion card{'s' if depletion != 1 else ''} ignored: no dice "
                    "rolled)") if depletion else ""
@@ -382,10 +388,12 @@ def _reacting(state: State, move: Any) -> int | None:
 
 
 def _most_cards(state: State, move: Any) -> int:
+    """The most cards the reacting guard may react to (the field's limit)."""
     return most_reactions(state, _reacting(state, move))
 
 
 def _cards_refused(state: State, move: Any, value: Any) -> str:
+    """Why a count of cards is refused: past the rulebook's two, or past what the cameras show."""
     seat, most = _reacting(state, move), state["most_cards"]
     if isinstance(value, int) and 0 <= value <= most and seat is not None:
         shown, most = face_up(state, seat, REACTABLE), most_reactions(state, seat)
@@ -400,18 +408,22 @@ def _cards_refused(state: State, move: Any, value: Any) -> str:
 
 
 def _depletion_most(state: State, move: Any) -> int:
+    """The most face-up Power Depletion cards (the field's limit)."""
     return most_depletion(state)
 
 
 def _lowest_face(state: State, move: Any) -> int:
+    """The lowest value a real Power die may be typed as (the field's limit)."""
     return physical_lowest(state)
 
 
 def _highest_face(state: State, move: Any) -> int:
+    """The highest value a real Power die may be typed as (the field's limit)."""
     return physical_bound(state)
 
 
 def _die_too_low(state: State, move: Any, value: Any) -> str:
+    """Why a die typed too low is refused: negative, or 0 where no face is blank."""
     if value < 0:
         return f"A Power die can't show a negative number like {value}."
     return ("A Power die subtracts power, so it can't show 0 (no 0 face was listed at setup); type the number on its "
@@ -419,11 +431,13 @@ def _die_too_low(state: State, move: Any, value: Any) -> str:
 
 
 def _die_too_high(state: State, move: Any, value: Any) -> str:
+    """Why a die typed above the largest face listed at setup is refused."""
     return (f"A Power die can't show {value} at this table: its largest face is {physical_bound(state)} (the faces "
             "listed at setup). Check the die and type it again.")
 
 
 def _dice_refused(state: State, move: Any, value: Any) -> str:
+    """Why the dice typed are refused: not a list, an empty list, or a value that isn't a number."""
     values = move.get("values")
     if isinstance(values, list) and values:
         wrong = next((item for item in values if not isinstance(item, int) or isinstance(item, bool)), values[0])
@@ -545,15 +559,18 @@ def _entered_dice(state: State, move: Move, cards: int) -> list[int] | None:
 
 
 def _location_choices(state: State, move: Any) -> list[str]:
+    """The locations a camera card can be tapped in at."""
     return locations(state)
 
 
 def _no_location(state: State, move: Any, value: Any) -> str:
+    """The sentence for a location that doesn't exist."""
     return (f"There is no {str(move.get('location'))[:30]!r} camera: the locations are "
             f"{listing(locations(state))}.")
 
 
 def _no_card(state: State, move: Any, value: Any) -> str:
+    """The sentence for a Camera Monitor card that doesn't exist."""
     return (f"There is no {str(move.get('card'))[:30]!r} Camera Monitor card: tap "
             f"{listing([f'{label} ({key})' for key, label in CARDS.items()], 'or')}.")
 
@@ -568,6 +585,7 @@ def _cameras_open(state: State, whose: int) -> None:
 
 
 def _whose_cameras(state: State, move: Move) -> int:
+    """The guard whose cameras a move names; the host must name one."""
     whose = move["whose"]
     if whose is None:
         raise IllegalAction("Say whose cameras: each guard flips their own piles.")
@@ -603,6 +621,7 @@ def flip(state: State, move: Move, rng: Any):
 
 
 def _card_words(card: str) -> str:
+    """A card with its article, as a sentence says it: 'an Empty Room'."""
     label = CARDS[card]
     return f"an {label}" if label[0] in "AEIOU" else f"a {label}"
 
@@ -984,10 +1003,12 @@ def _advance_label(state: State) -> str:
 
 
 def _capital(text: str) -> str:
+    """A sentence's first letter in capitals, the rest as it is (names keep theirs)."""
     return text[:1].upper() + text[1:]
 
 
 def _next_time(state: State) -> str:
+    """What the Clock pile shows after the next advance."""
     return state["clock_pile"][1] if len(state["clock_pile"]) > 1 else DAWN_CARD
 
 
