@@ -928,6 +928,16 @@ def _status(state: State, seat: int) -> str:
     return ""
 
 
+def _nothing(state: State, seat: int) -> str | None:
+    """'react to NOTHING. Yikes!': shouted on every screen for the rest of the round in which it happened."""
+    last = state["last_reactions"][str(seat)]
+    if _ended(state) or last is None or last["paid"] or last["round"] != state["round"]:
+        return None
+    name = name_of(state, seat)
+    return (f"{name} reacts to NOTHING! Yikes! {last['cost']} power is more than the {last['before']} left: no power "
+            f"subtracted, and {name}'s cards go unanswered into Phase Three.")
+
+
 def _last_text(last: dict[str, Any] | None) -> str:
     """A guard's latest reaction in short: '1:00 AM: 5 + 10 + 5 depletion = 20 → 80'."""
     if last is None:
@@ -1029,7 +1039,8 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
          "last": state["last_reactions"][str(number)],
          "dial": _dial(state["guards"][str(number)]["power"], state["dial_start"]),
          "cameras": _camera_rows(state, number), "warning": _warning(state, number),
-         "status": _status(state, number), "last_text": _last_text(state["last_reactions"][str(number)])}
+         "status": _status(state, number), "last_text": _last_text(state["last_reactions"][str(number)]),
+         "nothing": _nothing(state, number)}
         for number in state["seats"]]
     moves = legal_actions(state, seat) if viewer.moves else []
     shown |= {
@@ -1131,7 +1142,7 @@ _CAMERAS = {"type": "object", "required": ["locations", "tracked", "reactable", 
                            "most_reactions": {"type": "integer", "minimum": 0},
                            "counts": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}}}
 _GUARD = {"type": "object", "required": ["seat", "colour", "name", "power", "star", "reacted", "reacting", "last",
-                                         "dial", "cameras", "warning", "status", "last_text"],
+                                         "dial", "cameras", "warning", "status", "last_text", "nothing"],
           "properties": {"seat": {"type": "integer", "minimum": 1}, "colour": {"enum": list(NAMES)},
                          "name": {"type": "string"}, "power": {"type": "integer", "minimum": 0},
                          "star": {"type": "boolean"}, "reacted": {"type": "boolean"}, "reacting": {"type": "boolean"},
@@ -1141,7 +1152,8 @@ _GUARD = {"type": "object", "required": ["seat", "colour", "name", "power", "sta
                                                  "rest": {"type": "integer", "minimum": 0, "maximum": 100},
                                                  "low": {"type": "boolean"}}},
                          "cameras": _CAMERAS, "warning": {"type": ["string", "null"]},
-                         "status": {"type": "string"}, "last_text": {"type": "string"}}}
+                         "status": {"type": "string"}, "last_text": {"type": "string"},
+                         "nothing": {"type": ["string", "null"]}}}
 _STRINGS = {"type": "array", "items": {"type": "string"}}
 VIEW_SCHEMA = {
     "type": "object",
