@@ -173,3 +173,27 @@ def test_the_board_shows_the_clock_both_dials_and_the_cameras_with_nothing_to_sc
     expect(tv.locator(".s6-tv-guard.seat-orange .s6-tv-last")).to_have_text("12:00 AM: 5 + 10 + 5 depletion = 20 → 80")
     assert inside(tv, tv.locator(".s6-tv-guard.seat-orange .s6-tv-last"))
     assert screens.problems == [], screens.problems
+
+
+def test_a_solo_board_at_the_end_shows_the_result_and_the_dial_with_nothing_to_scroll(live_server, screens):
+    """One guard on the small TV: the single dial, the clock at 6:00 AM and the result, inside 1280x720."""
+    from playwright.sync_api import expect
+
+    table = api(live_server, "/api/tables", {"game": "survive-6am", "options": {"players": 1, "power_dice": "virtual"}})
+    ann = api(live_server, f"/api/tables/{table['code']}/join", {"name": "Ann", "key": table["join_key"]})
+    for _ in range(12):
+        for move in ({"type": "advance-time"}, {"type": "cameras-flipped"}, {"type": "react", "cards": 0}):
+            api(live_server, f"/api/tables/{table['code']}/actions", move, ann["seat_token"])
+    api(live_server, f"/api/tables/{table['code']}/actions", {"type": "advance-time"}, ann["seat_token"])
+    tv = screens(SMALL_TV | {"extra_http_headers": {"Authorization": f"Bearer {table['host_token']}"}})
+    tv.goto(f"{live_server}/t/{table['code']}/board")
+    expect(tv.locator(".s6-tv-time")).to_have_text("6:00 AM")
+    expect(tv.locator(".board-result")).to_contain_text("Orange survived the night with 100 power left")
+    for part in (".board-result", ".s6-tv-time", ".s6-tv-round", ".s6-tv-dial", ".s6-tv-name", ".s6-tv-last"):
+        assert inside(tv, tv.locator(part).first), part
+    assert tv.evaluate("document.documentElement.scrollHeight <= innerHeight && "
+                       "document.documentElement.scrollWidth <= innerWidth")
+    assert tv.locator(".board-qr").count() == 0  # a finished game shows the result, not the QR
+    shoot(tv, "board-survive-6am-solo-1280")
+    assert serious_violations(tv) == []
+    assert screens.problems == [], screens.problems

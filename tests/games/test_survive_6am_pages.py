@@ -334,3 +334,16 @@ def test_the_screens_say_which_reading_is_in_force(client, options, shown):
     page = flat(client.get(f"/t/{table['code']}", headers={"Authorization": f"Bearer {table['host_token']}"}))
     for text in shown:
         assert text in page
+
+
+def test_where_the_star_follows_the_dials_the_host_says_whose_dial_shows_it_on_a_tie(app, client, phone):
+    """'the player who has a star icon showing on their dial reacts first', read as following the dials."""
+    code = seated_table(client, phone, app.test_client(), star_moves="dial")
+    post_move(client, code, f"/t/{code}", type="advance-time")
+    host = flat(client.get(f"/t/{code}"))
+    assert "The star shows on Purple's dial" in host and "The dials are tied: The star follows the dials" in host
+    assert "The star shows on my dial" not in flat(phone.get(f"/t/{code}/seats/1"))  # it is on Orange's already
+    moved = post_move(client, code, f"/t/{code}", type="star", whose="2")
+    assert moved.status_code == 200
+    assert "Purple reacts first (tied at 100, the star is on Purple's dial), then Orange" in flat(moved)
+    assert "The star: on Purple's dial (reacts first on a tie; follows the dials)." in page_text(moved)
