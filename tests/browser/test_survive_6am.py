@@ -142,8 +142,8 @@ def test_the_board_shows_the_clock_both_dials_and_the_cameras_with_nothing_to_sc
                  ("Hallway", "animatronic"), ("Hallway", "what-was-that"), ("Pirate Cove", "power-depletion"),
                  ("Dining Area", "empty-room"), ("Show Stage", "animatronic"), ("Show Stage", "what-was-that"))),
              *((bo, {"type": "flip", "location": location, "card": card}) for location, card in (
-                 ("Hallway", "empty-room"), ("Pirate Cove", "what-was-that"), ("Dining Area", "power-depletion"),
-                 ("Show Stage", "empty-room"))),
+                 ("Hallway", "animatronic"), ("Hallway", "empty-room"), ("Pirate Cove", "what-was-that"),
+                 ("Dining Area", "power-depletion"), ("Show Stage", "empty-room"))),
              (bo, {"type": "cameras-flipped"})]
     for who, move in moves:
         api(live_server, f"/api/tables/{table['code']}/actions", move, who["seat_token"])
@@ -151,15 +151,19 @@ def test_the_board_shows_the_clock_both_dials_and_the_cameras_with_nothing_to_sc
     tv.goto(f"{live_server}/t/{table['code']}/board")
     expect(tv.locator(".board .live-state")).to_be_attached()
     expect(tv.locator(".s6-tv-time")).to_have_text("12:00 AM")
-    expect(tv.locator(".s6-tv-warning")).to_contain_text("An Animatronic is face up in Orange's Hallway")
+    expect(tv.locator(".s6-tv-warning").first).to_contain_text("An Animatronic is face up in Orange's Hallway")
     shoot(tv, f"board-survive-6am-{size['viewport']['width']}")
-    for part in (".whose-turn", ".s6-tv-time", ".s6-tv-round", ".s6-tv-phase", ".s6-tv-warning", ".board-log"):
+    expect(tv.locator(".s6-tv-warning")).to_have_count(2)  # both Hallways: the tallest the board gets
+    for part in (".whose-turn", ".s6-tv-time", ".s6-tv-round", ".s6-tv-phase", ".board-log"):
         assert inside(tv, tv.locator(part).first), part
+    assert inside(tv, tv.locator(".s6-tv-warning").last)
     for colour in ("orange", "purple"):
         guard = tv.locator(f".s6-tv-guard.seat-{colour}")
         for part in (".s6-tv-dial", ".s6-tv-name", ".s6-tv-status", ".s6-tv-cameras"):
             assert inside(tv, guard.locator(part)), (colour, part)
         assert inside(tv, guard.locator(".s6-tv-camera").last), colour
+        card, cameras = guard.bounding_box(), guard.locator(".s6-tv-cameras").bounding_box()
+        assert cameras["y"] + cameras["height"] <= card["y"] + card["height"], (colour, "cameras cut off")
     expect(tv.locator(".s6-tv-guard.seat-orange .s6-tv-camera").last).to_contain_text("Animatronic, What Was That?")
     assert tv.evaluate("document.documentElement.scrollHeight <= innerHeight && "
                        "document.documentElement.scrollWidth <= innerWidth")
