@@ -7,6 +7,7 @@ import pytest
 
 from tests.browser.conftest import HOST, PHONE, join, new_table, shoot
 from tests.browser.test_join_by_qr import serious_violations
+from tests.browser.test_table_at_night import SMALL_TV, TV, api, inside
 
 pytestmark = pytest.mark.browser
 
@@ -45,7 +46,13 @@ def test_a_host_and_two_phones_play_two_rounds_and_every_screen_shows_the_same_d
     for page in everyone:
         expect(page.locator(".s6-time")).to_have_text("12:00 AM")
         expect(page.locator(".s6-phase-title")).to_have_text("Phase One: Monitor Cameras")
+    # Ann taps in what her Hallway showed; every screen's board check counts it.
+    ann.get_by_role("button", name="Orange Hallway: Power Depletion").click()
+    expect(ann.locator(".s6-cameras .s6-location").first).to_contain_text("Hallway Power Depletion")
+    expect(host.locator(".s6-board")).to_contain_text("Orange's cameras face up: 1 Power Depletion card (Hallway")
+    shoot(ann, "survive-6am-phone-cameras")
     ann.get_by_role("button", name="Cameras flipped: Phase Two").click()
+    expect(ann.locator("input[name=depletion][value='1']")).to_be_checked()
     expect(bo.locator(".s6-wait")).to_have_text("Wait: Orange (Ann) reacts now.")
     expect(host.get_by_role("link", name="React for Orange")).to_be_visible()
     expect(ann.locator(".s6-forecast caption")).to_contain_text("your 100 power")
@@ -119,3 +126,78 @@ def test_a_solo_phone_with_app_rolls_sees_its_forecast_and_the_loss(live_server,
     shoot(ann, "survive-6am-phone-solo-lost")
     shoot(host, "survive-6am-host-solo-lost")
     assert not screens.problems, screens.problems
+
+
+@pytest.mark.parametrize("size", [TV, SMALL_TV], ids=["1920x1080", "1280x720"])
+def test_the_board_shows_the_clock_both_dials_and_the_cameras_with_nothing_to_scroll(live_server, screens, size):
+    """The TV: the clock, both Power Dials and the cards each guard tapped in, inside the screen at both sizes, with
+    no control and no scrollbar; a phone's move reaches it on its own."""
+    from playwright.sync_api import expect
+
+    table = api(live_server, "/api/tables", {"game": "survive-6am", "options": {"players": 2}})
+    ann = api(live_server, f"/api/tables/{table['code']}/join", {"name": "Ann", "key": table["join_key"]})
+    bo = api(live_server, f"/api/tables/{table['code']}/join", {"name": "Bo", "key": table["join_key"]})
+    moves = [(ann, {"type": "advance-time"}),
+             *((ann, {"type": "flip", "location": location, "card": card}) for location, card in (
+                 ("Hallway", "animatronic"), ("Hallway", "what-was-that"), ("Pirate Cove", "power-depletion"),
+                 ("Dining Area", "empty-room"), ("Show Stage", "animatronic"), ("Show Stage", "what-was-that"))),
+             *((bo, {"type": "flip", "location": location, "card": card}) for location, card in (
+                 ("Hallway", "animatronic"), ("Hallway", "empty-room"), ("Pirate Cove", "what-was-that"),
+                 ("Dining Area", "power-depletion"), ("Show Stage", "empty-room"))),
+             (bo, {"type": "cameras-flipped"})]
+    for who, move in moves:
+        api(live_server, f"/api/tables/{table['code']}/actions", move, who["seat_token"])
+    tv = screens(size | {"extra_http_headers": {"Authorization": f"Bearer {table['host_token']}"}})
+    tv.goto(f"{live_server}/t/{table['code']}/board")
+    expect(tv.locator(".board .live-state")).to_be_attached()
+    expect(tv.locator(".s6-tv-time")).to_have_text("12:00 AM")
+    expect(tv.locator(".s6-tv-warning").first).to_contain_text("An Animatronic is face up in Orange's Hallway")
+    shoot(tv, f"board-survive-6am-{size['viewport']['width']}")
+    expect(tv.locator(".s6-tv-warning")).to_have_count(2)  # both Hallways: the tallest the board gets
+    for part in (".whose-turn", ".s6-tv-time", ".s6-tv-round", ".s6-tv-phase", ".board-log"):
+        assert inside(tv, tv.locator(part).first), part
+    assert inside(tv, tv.locator(".s6-tv-warning").last)
+    for colour in ("orange", "purple"):
+        guard = tv.locator(f".s6-tv-guard.seat-{colour}")
+        for part in (".s6-tv-dial", ".s6-tv-name", ".s6-tv-status", ".s6-tv-cameras"):
+            assert inside(tv, guard.locator(part)), (colour, part)
+        assert inside(tv, guard.locator(".s6-tv-camera").last), colour
+        card, cameras = guard.bounding_box(), guard.locator(".s6-tv-cameras").bounding_box()
+        assert cameras["y"] + cameras["height"] <= card["y"] + card["height"], (colour, "cameras cut off")
+    expect(tv.locator(".s6-tv-guard.seat-orange .s6-tv-camera").last).to_contain_text("Animatronic, What Was That?")
+    assert tv.evaluate("document.documentElement.scrollHeight <= innerHeight && "
+                       "document.documentElement.scrollWidth <= innerWidth")
+    assert tv.locator(".board form, .board button, .board input, .board select, .board a").count() == 0
+    assert serious_violations(tv) == []
+    shoot(tv, f"board-survive-6am-{size['viewport']['width']}")
+    # Orange reacts on the phone (the rulebook's example: 5 and 10 with one Power Depletion card face up is 20).
+    api(live_server, f"/api/tables/{table['code']}/actions", {"type": "react", "cards": 2, "values": [5, 10]},
+        ann["seat_token"])
+    expect(tv.get_by_role("img", name="Orange's Power Dial: 80")).to_be_visible()
+    expect(tv.locator(".s6-tv-guard.seat-orange .s6-tv-last")).to_have_text("12:00 AM: 5 + 10 + 5 depletion = 20 → 80")
+    assert inside(tv, tv.locator(".s6-tv-guard.seat-orange .s6-tv-last"))
+    assert screens.problems == [], screens.problems
+
+
+def test_a_solo_board_at_the_end_shows_the_result_and_the_dial_with_nothing_to_scroll(live_server, screens):
+    """One guard on the small TV: the single dial, the clock at 6:00 AM and the result, inside 1280x720."""
+    from playwright.sync_api import expect
+
+    table = api(live_server, "/api/tables", {"game": "survive-6am", "options": {"players": 1, "power_dice": "virtual"}})
+    ann = api(live_server, f"/api/tables/{table['code']}/join", {"name": "Ann", "key": table["join_key"]})
+    for _ in range(12):
+        for move in ({"type": "advance-time"}, {"type": "cameras-flipped"}, {"type": "react", "cards": 0}):
+            api(live_server, f"/api/tables/{table['code']}/actions", move, ann["seat_token"])
+    api(live_server, f"/api/tables/{table['code']}/actions", {"type": "advance-time"}, ann["seat_token"])
+    tv = screens(SMALL_TV | {"extra_http_headers": {"Authorization": f"Bearer {table['host_token']}"}})
+    tv.goto(f"{live_server}/t/{table['code']}/board")
+    expect(tv.locator(".s6-tv-time")).to_have_text("6:00 AM")
+    expect(tv.locator(".board-result")).to_contain_text("Orange survived the night with 100 power left")
+    for part in (".board-result", ".s6-tv-time", ".s6-tv-round", ".s6-tv-dial", ".s6-tv-name", ".s6-tv-last"):
+        assert inside(tv, tv.locator(part).first), part
+    assert tv.evaluate("document.documentElement.scrollHeight <= innerHeight && "
+                       "document.documentElement.scrollWidth <= innerWidth")
+    assert tv.locator(".board-qr").count() == 0  # a finished game shows the result, not the QR
+    shoot(tv, "board-survive-6am-solo-1280")
+    assert serious_violations(tv) == []
+    assert screens.problems == [], screens.problems

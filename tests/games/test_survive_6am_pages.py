@@ -140,8 +140,9 @@ def test_the_game_ends_when_an_animatronic_reaches_an_office(app, client, phone)
     code, bo = in_phase_three(app, client, phone)
     host = flat(client.get(f"/t/{code}"))
     assert "An animatronic reached an Office" in host and "Into Purple's Office" in host
-    assert "Both in danger? Report the Office reached first, resolving in Phase Two's order (Orange, then Purple)" \
-        in host  # 'using Phase Two's turn order, one at a time' + 'you immediately lose the game'
+    # 'using Phase Two's turn order, one at a time' + 'you immediately lose the game', in the reading in force
+    assert ("Both in danger? Report the Office reached first: Resolve guard by guard, each from the Hallway to the "
+            "Show Stage (Orange, then Purple) (guard by guard assumed )") in host
     assert "An animatronic reached my Office" in flat(bo.get(f"/t/{code}/seats/2"))
     ended = post_move(client, code, f"/t/{code}", type="office", whose="2")
     assert ended.status_code == 200
@@ -295,3 +296,54 @@ def test_a_react_to_nothing_is_shouted_on_every_screen(app, client, phone):
     for page in (client.get(f"/t/{code}"), phone.get(f"/t/{code}/seats/1"), bo.get(f"/t/{code}/seats/2")):
         assert shout in flat(page)
         assert "Orange's Power Dial: 40" in page_text(page)
+
+
+def test_a_phone_taps_in_its_cameras_and_the_reaction_counts_the_depletion(app, client, phone):
+    """Phase One on the phone: a tap per card flipped; the board check counts them and the reaction form starts from
+    the face-up Power Depletion cards."""
+    code = seated_table(client, phone, app.test_client())
+    post_move(client, code, f"/t/{code}", type="advance-time")
+    page = flat(phone.get(f"/t/{code}/seats/1"))
+    assert "Your cameras: tap what the table flipped" in page and "Hallway nothing yet" in page
+    for location, card in (("Hallway", "power-depletion"), ("Show Stage", "animatronic"),
+                           ("Show Stage", "what-was-that")):
+        tapped = post_move(phone, code, f"/t/{code}/seats/1", type="flip", location=location, card=card)
+        assert tapped.status_code == 200, flat(tapped)[:300]
+    before = snapshot(app)
+    wrong = post_move(phone, code, f"/t/{code}/seats/1", type="flip", location="Kitchen", card="animatronic")
+    assert wrong.status_code == 422 and "There is no 'Kitchen' camera" in page_text(wrong)
+    assert snapshot(app) == before
+    host = flat(client.get(f"/t/{code}"))
+    assert ("Orange's cameras face up: 1 Animatronic card, 1 Power Depletion card and 1 What Was That? card (Hallway "
+            "Power Depletion; Show Stage Animatronic, What Was That?).") in host
+    post_move(client, code, f"/t/{code}", type="cameras-flipped")
+    form = page_text(phone.get(f"/t/{code}/seats/1"))
+    assert re.search(r'name="depletion" value="1" checked', form)
+    assert "counted from your cameras: 1" in flat(phone.get(f"/t/{code}/seats/1"))
+    reacted = post_move(phone, code, f"/t/{code}/seats/1", type="react", cards="2", die1="5", die2="10")
+    assert reacted.status_code == 200 and "Orange's Power Dial: 80" in page_text(reacted)
+
+
+@pytest.mark.parametrize("options,shown", [
+    ({}, ["Equal power at 6:00 AM is a shared win. assumed", "Star: first on a tie (star fixed for the night"]),
+    ({"tie": "nobody", "star_moves": "dial"}, ["Equal power at 6:00 AM: nobody wins. assumed",
+                                               "Star: first on a tie (star follows the dials"]),
+])
+def test_the_screens_say_which_reading_is_in_force(client, options, shown):
+    table = api_table(client, **options)
+    page = flat(client.get(f"/t/{table['code']}", headers={"Authorization": f"Bearer {table['host_token']}"}))
+    for text in shown:
+        assert text in page
+
+
+def test_where_the_star_follows_the_dials_the_host_says_whose_dial_shows_it_on_a_tie(app, client, phone):
+    """'the player who has a star icon showing on their dial reacts first', read as following the dials."""
+    code = seated_table(client, phone, app.test_client(), star_moves="dial")
+    post_move(client, code, f"/t/{code}", type="advance-time")
+    host = flat(client.get(f"/t/{code}"))
+    assert "The star shows on Purple's dial" in host and "The dials are tied: The star follows the dials" in host
+    assert "The star shows on my dial" not in flat(phone.get(f"/t/{code}/seats/1"))  # it is on Orange's already
+    moved = post_move(client, code, f"/t/{code}", type="star", whose="2")
+    assert moved.status_code == 200
+    assert "Purple reacts first (tied at 100, the star is on Purple's dial), then Orange" in flat(moved)
+    assert "The star: on Purple's dial (reacts first on a tie; follows the dials)." in page_text(moved)

@@ -11,7 +11,7 @@ import pytest
 
 from app.dice import TableDice, parse
 from app.games import REGISTRY, OptionError
-from app.games.contract import IllegalAction
+from app.games.contract import IllegalAction, Viewer
 from app.games.survive_6am import power, rules
 
 SEED = "ab" * 32
@@ -77,6 +77,11 @@ def with_power(state: dict, **powers) -> dict:
     return state
 
 
+def look(state: dict, seat: int | None) -> dict:
+    """What the host screen (seat None) or a guard's phone sees."""
+    return rules.view(state, Viewer.host() if seat is None else Viewer.of_seat(seat))
+
+
 def dial(state: dict, seat: int) -> int:
     return state["guards"][str(seat)]["power"]
 
@@ -104,14 +109,14 @@ def test_solo_is_one_orange_guard_and_the_star_can_sit_on_purples_dial():
 
 def test_the_setup_checklist_lists_the_piles_and_animatronics():
     """12 Hallway; 11 Pirate Cove + 1 Animatronic; 11 Dining Area + 1; 10 Show Stage + 2."""
-    lines = rules.view(table(), None)["setup_checklist"]
+    lines = look(table(), None)["setup_checklist"]
     text = "\n".join(lines)
     assert "Hallway: 12 cards face down." in lines
     assert "Pirate Cove: 11 cards face down, then shuffle in 1 Animatronic." in lines
     assert "Dining Area: 11 cards face down, then shuffle in 1 Animatronic." in lines
     assert "Show Stage: 10 cards face down, then shuffle in 2 Animatronics." in lines
     assert "2-player side" in text and "Power Dials at 100" in text and "START on top" in text
-    assert "1-player side" in "\n".join(rules.view(table(players=1), None)["setup_checklist"])
+    assert "1-player side" in "\n".join(look(table(players=1), None)["setup_checklist"])
 
 
 def test_power_die_faces_must_still_roll_the_rulebooks_5_and_10():
@@ -141,7 +146,7 @@ def test_the_clock_gives_twelve_rounds_from_12_00_to_5_30_then_6_00_am():
         state, events = act(state, None, type="advance-time")
         seen.append(rules.current_time(state))
         assert state["round"] == number and state["phase"] == "cameras"
-        assert rules.view(state, None)["rounds_after"] == 12 - number
+        assert look(state, None)["rounds_after"] == 12 - number
         state = run(state, (None, {"type": "cameras-flipped"}), (ORANGE, {"type": "react", "cards": 0}),
                     (PURPLE, {"type": "react", "cards": 0}))
         assert rules.outcome(state) is None
@@ -157,7 +162,7 @@ def test_the_first_advance_discards_start_and_says_round_1_of_12():
     state, events = act(table(), ORANGE, type="advance-time")
     assert events[0].text == ("advanced time: START discarded, it is 12:00 AM, round 1 of 12 (11 more rounds after "
                               "this). Phase One: flip the cameras.")
-    assert rules.view(state, ORANGE)["phase_title"] == "Phase One: Monitor Cameras"
+    assert look(state, ORANGE)["phase_title"] == "Phase One: Monitor Cameras"
 
 
 def test_time_cannot_advance_past_6_00_am_or_in_the_middle_of_a_round():
@@ -265,7 +270,7 @@ def test_a_tie_goes_to_the_guard_whose_dial_shows_the_star():
     assert to_phase_two(table(star="orange"))["order"] == [ORANGE, PURPLE]
     purple_star = to_phase_two(with_power(table(star="purple"), orange=40, purple=40))
     assert purple_star["order"] == [PURPLE, ORANGE]
-    assert "tied at 40, the star is on Purple's dial" in rules.view(purple_star, None)["order_text"]
+    assert "tied at 40, the star is on Purple's dial" in look(purple_star, None)["order_text"]
 
 
 def test_the_order_is_fixed_for_the_whole_phase_even_after_the_first_dial_drops():
@@ -274,7 +279,8 @@ def test_the_order_is_fixed_for_the_whole_phase_even_after_the_first_dial_drops(
     assert dial(state, ORANGE) == 40 and rules.reactor(state) == PURPLE
     refused(state, ORANGE, "Orange has already reacted this round", type="react", cards=0)
     state, events = act(state, PURPLE, type="react", cards=0)
-    assert events[-1].text == "Phase Three: resolve from the Hallway to the Show Stage (Orange, then Purple)."
+    assert events[-1].text == ("Phase Three: resolve guard by guard, each from the Hallway to the Show Stage (Orange, "
+                               "then Purple).")
     state = to_phase_two(state)
     assert state["order"] == [PURPLE, ORANGE]  # next round, more power first again
 
@@ -353,7 +359,8 @@ def test_form_fields_die1_and_die2_are_the_same_as_a_list():
     by_list, _ = act(state, ORANGE, type="react", cards=2, depletion=1, values=[5, 10])
     by_fields, _ = act(state, ORANGE, type="react", cards=2, depletion=1, die1=5, die2=10)
     assert by_list == by_fields
-    assert {"cards", "depletion", "die1", "die2"} <= rules.FORM_NUMBERS
+    assert rules.MOVES.from_form({"type": "react", "cards": "2", "depletion": "1", "die1": "5", "die2": "10"}) == {
+        "type": "react", "cards": 2, "depletion": 1, "die1": 5, "die2": 10}
 
 
 # ---- the end ------------------------------------------------------------------------------------------------------
@@ -418,32 +425,35 @@ def test_the_office_is_reported_only_in_phase_three_and_only_for_yourself():
 
 # ---- what the UI offers, the views ----------------------------------------------------------------------------------
 
-def fill(template: dict, state: dict) -> dict:
-    """A legal template made concrete: dice values for the cards it reacts to."""
-    action = dict(template)
-    if action["type"] == "react" and state["power_dice"] == "physical" and action["cards"]:
-        action["values"] = [5] * action["cards"]
-    return action
-
-
-def test_everything_the_ui_offers_is_accepted():
+def test_everything_the_ui_offers_is_accepted_exactly_as_offered():
+    """Complete moves: every offer, dice values included, goes through `apply` untouched."""
     state = table()
     for _ in range(80):
         for seat in (None, ORANGE, PURPLE):
-            for template in rules.legal_actions(state, seat):
-                rules.apply(state, {**fill(template, state), "seat": seat}, TableDice(SEED, 0, "x"))
+            for offer in rules.legal_actions(state, seat):
+                rules.apply(state, {**offer, "seat": seat}, TableDice(SEED, 0, "x"))
         offered = rules.legal_actions(state, rules.reactor(state)) or rules.legal_actions(state, None)
         if not offered:
             break
         move = next((item for item in offered if item["type"] != "office"), offered[0])
-        state, _ = act(state, rules.reactor(state), **fill(move, state))
+        state, _ = act(state, rules.reactor(state), **move)
     assert rules.outcome(state) is not None
+
+
+def test_a_reaction_is_offered_with_dice_the_table_can_show():
+    """Physical dice: the offered reaction carries the lowest face per die; app dice: no values at all."""
+    offers = [offer for offer in rules.legal_actions(to_phase_two(table()), ORANGE) if offer["type"] == "react"]
+    assert offers == [{"type": "react", "cards": 0}, {"type": "react", "cards": 1, "depletion": 0, "values": [5]},
+                      {"type": "react", "cards": 2, "depletion": 0, "values": [5, 5]}]
+    assert all(offer["type"] != "react" for offer in rules.legal_actions(to_phase_two(table()), PURPLE))
+    virtual = rules.legal_actions(to_phase_two(table(power_dice="virtual")), ORANGE)
+    assert all("values" not in offer for offer in virtual)
 
 
 def test_the_board_check_says_what_the_cardboard_shows():
     state = to_phase_two(table(star="purple"))
     state = act(state, PURPLE, type="react", cards=1, depletion=0, values=[10])[0]
-    assert rules.view(state, None)["board_check"] == [
+    assert look(state, None)["board_check"] == [
         "Clock pile: 12:00 AM on top, 12 cards on the pile, 1 discarded.",
         "Orange's Power Dial: 100.", "Purple's Power Dial: 90.",
         "The star: on Purple's dial (reacts first on a tie; chosen at setup)."]
@@ -451,11 +461,11 @@ def test_the_board_check_says_what_the_cardboard_shows():
 
 def test_the_view_marks_whose_reaction_it_is_and_draws_the_dials():
     state = to_phase_two(with_power(table(), orange=30, purple=100))
-    seen = rules.view(state, ORANGE)
+    seen = look(state, ORANGE)
     assert seen["reactor"] == PURPLE and seen["can_react"] is False
     assert [guard["reacting"] for guard in seen["guard_list"]] == [False, True]
     assert seen["guard_list"][0]["dial"] == {"share": 30, "rest": 70, "low": False}
-    assert rules.view(state, PURPLE)["can_react"] is True
+    assert look(state, PURPLE)["can_react"] is True
     assert seen["time"] == "12:00 AM" and seen["phase_title"] == "Phase Two: React"
     assert json.loads(json.dumps(seen)) == seen
 
@@ -513,13 +523,13 @@ def test_a_zero_face_still_gives_a_finite_exact_expectation():
 
 def test_the_forecast_on_the_phone_covers_every_depletion_count_for_one_and_two_dice():
     state = with_power(to_phase_two(table()), orange=20)
-    rows = rules.view(state, ORANGE)["forecast"]
+    rows = look(state, ORANGE)["forecast"]
     assert [row["depletion"] for row in rows] == [0, 1, 2, 3, 4]
     one_die, two_dice = rows[1]["cells"]
     assert one_die["over"] == "17%"  # a 20 + 5 > 20: 1 face in 6
     assert Fraction(two_dice["over_exact"]) == brute_over(FACES, 2, 1, 20)
     assert rows[0]["cells"][0]["over"] == "0%"
-    assert rules.view(state, None)["forecast"] == []
+    assert look(state, None)["forecast"] == []
 
 
 def test_percentages_never_round_a_possibility_away():
@@ -571,7 +581,7 @@ def check_invariants(state: dict, before: dict) -> None:
     else:
         assert all(rules.legal_actions(state, seat) == [] for seat in (None, *state["seats"]))
     for seat in (None, *state["seats"]):
-        assert json.loads(json.dumps(rules.view(state, seat))) is not None
+        assert json.loads(json.dumps(look(state, seat))) is not None
 
 
 @pytest.mark.parametrize("variant", range(len(VARIANTS)))
@@ -639,7 +649,7 @@ def test_a_real_die_may_show_0_only_when_the_faces_listed_at_setup_have_a_0():
     blank = to_phase_two(table(power_die_faces=[0, 5, 5, 10, 10, 15]))
     after, events = act(blank, ORANGE, type="react", cards=2, depletion=1, values=[0, 10])
     assert dial(after, ORANGE) == 85 and "0 + 10, + 5 for 1 Power Depletion card = 15 power" in events[0].text
-    assert rules.view(blank, ORANGE)["physical_lowest"] == 0
+    assert look(blank, ORANGE)["physical_lowest"] == 0
     refused(to_phase_two(table()), ORANGE, "can't show 0 (no 0 face was listed at setup)", type="react", cards=1,
             depletion=0, values=[0])
     refused(blank, ORANGE, "can't show a negative number like -1", type="react", cards=1, depletion=0, values=[-1])
@@ -660,17 +670,18 @@ def test_the_last_round_warns_that_advancing_time_ends_the_night():
     state = table(players=1)
     for _ in range(11):
         state = play_round(state)
-    assert rules.view(state, None)["last_round"] is False
+    assert look(state, None)["last_round"] is False
     state = play_round(state)
-    seen = rules.view(state, None)
+    seen = look(state, None)
     assert seen["time"] == "5:30 AM" and seen["last_round"] is True and seen["next_time"] == "6:00 AM"
-    assert {"type": "office"} in rules.legal_actions(state, ORANGE)  # still possible to be caught at 5:30 AM
+    # still possible to be caught at 5:30 AM
+    assert {"type": "office", "whose": ORANGE} in rules.legal_actions(state, ORANGE)
 
 
 def test_phase_two_warns_that_an_unanswered_hallway_animatronic_loses_the_game():
     """'if you don't (or can't) react to an Animatronic in the Hallway, it will move into your Office in Phase Three
     and you will LOSE THE GAME!'"""
-    reminder = " ".join(rules.view(to_phase_two(table()), ORANGE)["phase_reminder"])
+    reminder = " ".join(look(to_phase_two(table()), ORANGE)["phase_reminder"])
     assert "An Animatronic in the Hallway you don't (or can't) react to moves into your Office" in reminder
 
 
@@ -681,5 +692,245 @@ def test_a_guard_at_0_power_can_still_react_to_nothing_and_the_night_goes_on():
     assert dial(after, ORANGE) == 0 and "REACTS TO NOTHING" in events[0].text
     after, _ = act(after, PURPLE, type="react", cards=0, depletion=4)
     assert after["phase"] == "resolve" and dial(after, PURPLE) == 0
-    forecast = rules.view(state, ORANGE)["forecast"]
+    forecast = look(state, ORANGE)["forecast"]
     assert all(cell["over"] == "100%" and cell["lasts"] == "0.0" for row in forecast for cell in row["cells"])
+
+
+# ---- the cameras: Phase One's cards, tapped in as the table flips them -----------------------------------------------
+
+def flips(state: dict, seat: int | None, whose: int, *cards: tuple[str, str]) -> dict:
+    """Tap in (location, card) for a guard, in the order the table flipped them."""
+    for location, card in cards:
+        state, _ = act(state, seat, type="flip", whose=whose, location=location, card=card)
+    return state
+
+
+CHRIS = (("Hallway", "power-depletion"), ("Pirate Cove", "what-was-that"), ("Dining Area", "what-was-that"),
+         ("Show Stage", "animatronic"), ("Show Stage", "what-was-that"))  # the Example Turn's illustration
+
+
+def test_the_rulebooks_example_costs_20_from_the_cameras_tapped_in():
+    """'He rolls a 5 and a 10. Chris subtracts 20 power in total from his Power Dial because of the Power Depletion
+    card at the Hallway': the one face-up Power Depletion card is counted, nobody types it."""
+    state = table(players=1)
+    for _ in range(2):
+        state = play_round(state)
+    state = act(state, None, type="advance-time")[0]
+    state = flips(state, ORANGE, ORANGE, *CHRIS)
+    state = act(state, None, type="cameras-flipped")[0]
+    assert rules.current_time(state) == "1:00 AM"
+    offered = [offer for offer in rules.legal_actions(state, ORANGE) if offer["type"] == "react"]
+    assert offered[-1] == {"type": "react", "cards": 2, "depletion": 1, "values": [5, 5]}
+    after, events = act(state, ORANGE, type="react", cards=2, values=[5, 10])
+    assert dial(after, ORANGE) == 80 and after["last_reactions"]["1"]["cost"] == 20
+    assert events[0].text == ("reacted to 2 cards: the real Power dice showed 5 + 10, + 5 for 1 Power Depletion "
+                              "card = 20 power; Power Dial 100 \u2192 80.")
+
+
+def test_a_typed_depletion_count_still_corrects_the_cameras_and_the_log_says_so():
+    state = flips(act(table(), None, type="advance-time")[0], None, ORANGE, *CHRIS)
+    state = act(state, None, type="cameras-flipped")[0]
+    after, events = act(state, ORANGE, type="react", cards=1, depletion=2, values=[10])
+    assert dial(after, ORANGE) == 80  # 10 + 2 x 5, as typed
+    assert "(typed 2 Power Depletion cards where the cameras show 1: the typed count is used)." in events[0].text
+
+
+def test_reactions_are_capped_at_the_cards_the_cameras_show_to_react_to():
+    """'React to zero, one, or two face-up Animatronic or What Was That? cards': one such card, one die at most."""
+    state = act(table(), None, type="advance-time")[0]
+    state = flips(state, ORANGE, ORANGE, ("Hallway", "empty-room"), ("Pirate Cove", "what-was-that"),
+                  ("Dining Area", "power-depletion"), ("Show Stage", "empty-room"))
+    state = act(state, None, type="cameras-flipped")[0]
+    reactions = [offer["cards"] for offer in rules.legal_actions(state, ORANGE) if offer["type"] == "react"]
+    assert reactions == [0, 1]
+    refused(state, ORANGE, "Orange's cameras show 1 card to react to (Animatronic or What Was That?), so react to 0 "
+            "or 1, not 2.", type="react", cards=2, values=[5, 5])
+    refused(state, ORANGE, "React to 0, 1 or 2 cards, not 3", type="react", cards=3, values=[5, 5, 5])
+    assert look(state, ORANGE)["mine"]["cameras"]["most_reactions"] == 1
+    # Purple tapped nothing in: the rulebook's two cards stay possible, and the depletion count is typed.
+    state = act(state, ORANGE, type="react", cards=1, values=[5])[0]
+    assert dial(state, ORANGE) == 90
+    refused(state, ORANGE, "Orange has reacted already", type="flip", location="Hallway", card="empty-room")
+    late = act(state, PURPLE, type="flip", location="Hallway", card="power-depletion")[0]  # a late tap before reacting
+    assert dial(act(late, PURPLE, type="react", cards=1, values=[5])[0], PURPLE) == 90
+    refused(state, PURPLE, "Say how many Power Depletion cards are face up", type="react", cards=2, values=[5, 5])
+
+
+@pytest.mark.parametrize("fields,message", [
+    ({"location": "Kitchen", "card": "empty-room"}, "There is no 'Kitchen' camera: the locations are Hallway, "
+                                                    "Pirate Cove, Dining Area and Show Stage."),
+    ({"location": "Hallway", "card": "golden-freddy"}, "There is no 'golden-freddy' Camera Monitor card: tap "
+                                                       "Animatronic (animatronic), Power Depletion (power-depletion)"),
+    ({"location": "Hallway", "card": 3}, "There is no '3' Camera Monitor card"),
+    ({"location": "Hallway"}, "Say which card was revealed there."),
+    ({"card": "animatronic"}, "Say which location the card was flipped at."),
+    ({"location": "Hallway", "card": "animatronic", "whose": PURPLE}, "Each guard taps in their own cameras"),
+    ({"location": "Hallway", "card": "animatronic", "whose": 5}, "There is no guard at seat 5"),
+])
+def test_a_camera_card_that_does_not_exist_is_refused_with_a_sentence(fields, message):
+    state = act(table(), None, type="advance-time")[0]
+    refused(state, ORANGE, message, type="flip", **fields)
+
+
+def test_a_pile_is_flipped_only_until_a_card_that_is_not_an_animatronic():
+    """'If you ever reveal an Animatronic, continue revealing cards from the pile at this location until you reveal
+    a non-Animatronic card.'"""
+    state = act(table(), None, type="advance-time")[0]
+    state = flips(state, None, PURPLE, ("Show Stage", "animatronic"), ("Show Stage", "animatronic"),
+                  ("Show Stage", "empty-room"))
+    refused(state, PURPLE, "Purple's Show Stage already shows an Empty Room card", type="flip",
+            location="Show Stage", card="what-was-that")
+    state = flips(state, PURPLE, PURPLE, ("Hallway", "animatronic"), ("Dining Area", "animatronic"))
+    refused(state, PURPLE, "Purple has only 4 Animatronics, and all of them are face up already.", type="flip",
+            location="Pirate Cove", card="animatronic")
+    cleared = act(state, PURPLE, type="clear-camera", location="Show Stage")[0]
+    assert rules.cameras(cleared, PURPLE) == {"Hallway": ["animatronic"], "Dining Area": ["animatronic"]}
+    refused(cleared, PURPLE, "Nothing is tapped in at Purple's Show Stage yet.", type="clear-camera",
+            location="Show Stage")
+    refused(play_round(table()), None, "it is Phase Three now", type="flip", whose=ORANGE, location="Hallway",
+            card="animatronic")
+    refused(table(), None, "the night hasn't started", type="flip", whose=ORANGE, location="Hallway",
+            card="animatronic")
+
+
+def test_the_board_check_counts_the_face_up_cards_and_the_next_round_clears_them():
+    state = flips(act(table(), None, type="advance-time")[0], None, ORANGE, *CHRIS)
+    assert look(state, None)["board_check"][-1] == (
+        "Orange's cameras face up: 1 Animatronic card, 1 Power Depletion card and 3 What Was That? cards (Hallway "
+        "Power Depletion; Pirate Cove What Was That?; Dining Area What Was That?; Show Stage Animatronic, What Was "
+        "That?).")
+    rows = look(state, PURPLE)["guard_list"][0]["cameras"]
+    assert rows["reactable"] == 4 and rows["depletion"] == 1 and rows["locations"][3]["cards"] == [
+        "Animatronic", "What Was That?"]
+    state = run(state, (None, {"type": "cameras-flipped"}), (ORANGE, {"type": "react", "cards": 0}),
+                (PURPLE, {"type": "react", "cards": 0}))
+    assert "Orange's cameras" in look(state, None)["board_check"][-1]  # Phase Three still shows what was flipped
+    state = act(state, None, type="advance-time")[0]
+    assert rules.cameras(state, ORANGE) == {} and "cameras" not in " ".join(look(state, None)["board_check"])
+
+
+def test_an_unanswered_hallway_animatronic_is_warned_of_before_phase_three():
+    """'NOTE: if you don't (or can't) react to an Animatronic in the Hallway, it will move into your Office in Phase
+    Three and you will LOSE THE GAME!'"""
+    state = act(table(), None, type="advance-time")[0]
+    state = flips(state, None, ORANGE, ("Hallway", "animatronic"), ("Hallway", "what-was-that"))
+    state = flips(state, None, PURPLE, ("Hallway", "animatronic"), ("Hallway", "empty-room"))
+    state = act(state, None, type="cameras-flipped")[0]
+    seen = look(state, None)
+    assert seen["warnings"] == [
+        "An Animatronic is face up in Orange's Hallway: react to it, or in Phase Three it moves into the Office and "
+        "Orange loses.",
+        "An Animatronic is face up in Purple's Hallway: react to it, or in Phase Three it moves into the Office and "
+        "Purple loses."]
+    # Orange answers it (one card, paid); Purple saves power and is told, in the log and on every screen.
+    state = act(state, ORANGE, type="react", cards=1, values=[10])[0]
+    state, events = act(state, PURPLE, type="react", cards=0)
+    assert events[1].text == ("Watch out: the Animatronic in Purple's Hallway went unanswered. In Phase Three it "
+                              "moves into Purple's Office, and Purple loses.")
+    assert events[2].text.startswith("Phase Three")
+    assert look(state, ORANGE)["warnings"] == [events[1].text]
+    # A reaction that costs more than the dial holds reacts to NOTHING: the Hallway goes unanswered too.
+    broke = act(with_power(to_phase_two_with(table(), ORANGE, ("Hallway", "animatronic")), orange=5), ORANGE,
+                type="react", cards=1, values=[10])
+    assert "went unanswered" in broke[1][1].text
+
+
+def to_phase_two_with(state: dict, whose: int, *cards: tuple[str, str]) -> dict:
+    state = flips(act(state, None, type="advance-time")[0], None, whose, *cards)
+    return act(state, None, type="cameras-flipped")[0]
+
+
+# ---- readings of loose rules: each a setup option, tested in every setting -------------------------------------------
+
+def dawn_tied(**options) -> dict:
+    """Two guards at 6:00 AM with 40 power each."""
+    state = table(**options)
+    for _ in range(12):
+        state = play_round(state)
+    return act(with_power(state, orange=40, purple=40), None, type="advance-time")[0]
+
+
+@pytest.mark.parametrize("tie,star,winners,text", [
+    ("shared", "orange", (ORANGE, PURPLE), "6:00 AM! Both guards survived with 40 power each: a shared win for "
+                                           "Orange and Purple."),
+    ("star", "purple", (PURPLE,), "6:00 AM! Both guards survived with 40 power each; the star on Purple's dial "
+                                  "breaks the tie: Purple wins."),
+    ("star", "orange", (ORANGE,), "the star on Orange's dial breaks the tie: Orange wins."),
+    ("nobody", "orange", (), "6:00 AM! Both guards survived with 40 power each: neither has the most power "
+                             "remaining, so nobody wins."),
+])
+def test_a_tie_at_6_00_am_follows_the_tables_reading(tie, star, winners, text):
+    """'If both players survive until 6:00 AM ..., the player with the most power remaining wins!' (equal power:
+    the reading at setup)."""
+    state = dawn_tied(tie=tie, star=star)
+    result = rules.outcome(state)
+    assert result.winners == winners and text in result.text and result.shared == (len(winners) == 2)
+    assert look(state, None)["readings"]["tie"]["value"] == tie
+    assert rules.outcome(dawn_with(35, 50)).winners == (PURPLE,)  # unequal power: every reading agrees
+
+
+def test_the_tie_reading_defaults_to_a_shared_win_and_an_old_table_keeps_it():
+    assert table()["readings"] == {"tie": "shared", "star_moves": "fixed", "resolve": "guard"}
+    old = dawn_tied()
+    del old["readings"]
+    assert rules.outcome(old).shared is True
+
+
+def test_with_the_star_fixed_nobody_moves_it():
+    """'the player who has a star icon showing on their dial reacts first': by default the star stays put."""
+    state = act(table(), None, type="advance-time")[0]
+    assert all(offer["type"] != "star" for offer in rules.legal_actions(state, None))
+    refused(state, None, "At this table the star stays on Orange's dial all night", type="star", whose=PURPLE)
+    assert look(state, None)["readings"]["star_moves"]["short"] == "star fixed for the night"
+
+
+def test_with_the_star_following_the_dials_the_table_says_whose_dial_shows_it_on_a_tie():
+    state = act(table(star_moves="dial"), None, type="advance-time")[0]
+    assert {"type": "star", "whose": PURPLE} in rules.legal_actions(state, None)
+    assert {"type": "star", "whose": PURPLE} in rules.legal_actions(state, PURPLE)
+    assert all(offer["type"] != "star" for offer in rules.legal_actions(state, ORANGE))  # it is on Orange's already
+    refused(state, PURPLE, "Say only that your own dial shows the star", type="star", whose=ORANGE)
+    refused(state, None, "The star is on Orange's dial already.", type="star", whose=ORANGE)
+    state, events = act(state, PURPLE, type="star")
+    assert state["star"] == PURPLE and state["order"] == [PURPLE, ORANGE]
+    assert events[0].text == ("the star shows on Purple's dial: Purple reacts first (tied at 100, the star is on "
+                              "Purple's dial), then Orange.")
+    state = act(state, None, type="cameras-flipped")[0]
+    assert rules.reactor(state) == PURPLE
+    refused(state, None, "The star is checked in Phase One", type="star", whose=ORANGE)
+    untied = act(with_power(table(star_moves="dial"), orange=90), None, type="advance-time")[0]
+    assert all(offer["type"] != "star" for offer in rules.legal_actions(untied, None))  # no tie: no question
+    refused(act(table(players=1, star_moves="dial"), None, type="advance-time")[0], None,
+            "With one guard there is no tie", type="star", whose=ORANGE)
+
+
+def hallway_left(resolve: str) -> dict:
+    """Phase Three where Purple (second in order) left a Hallway Animatronic unanswered; Orange's Hallway is safe."""
+    state = to_phase_two_with(table(resolve=resolve), PURPLE, ("Hallway", "animatronic"), ("Hallway", "empty-room"))
+    state = act(state, ORANGE, type="react", cards=0)[0]
+    return act(state, PURPLE, type="react", cards=0)[0]
+
+
+def test_location_by_location_a_second_guards_hallway_comes_before_the_first_guards_other_cards():
+    """'Resolve remaining face-up cards, using Phase Two's turn order, one at a time from the Hallway to the Show
+    Stage', read location by location: both Hallways first, so Purple's Office is reached first."""
+    state = hallway_left("location")
+    assert look(state, None)["resolve_text"] == ("Resolve location by location from the Hallway to the Show Stage, "
+                                                 "at each one Orange, then Purple")
+    assert rules.legal_actions(state, None) == [{"type": "advance-time"}, {"type": "office", "whose": PURPLE}]
+    refused(state, ORANGE, "Purple's unanswered Hallway Animatronic is resolved first", type="office")
+    assert rules.outcome(act(state, PURPLE, type="office")[0]).winners == (ORANGE,)
+
+
+def test_guard_by_guard_the_first_guards_other_cards_may_still_reach_their_office_first():
+    """Read guard by guard, Orange resolves all four locations before Purple's Hallway: a What Was That? can still
+    bring an Animatronic into Orange's Office first."""
+    state = hallway_left("guard")
+    assert look(state, None)["resolve_text"] == ("Resolve guard by guard, each from the Hallway to the Show Stage "
+                                                 "(Orange, then Purple)")
+    assert {"type": "office", "whose": ORANGE} in rules.legal_actions(state, None)
+    assert rules.outcome(act(state, ORANGE, type="office")[0]).winners == (PURPLE,)
+    # The first guard's own unanswered Hallway is the first card of Phase Three in either reading.
+    first = to_phase_two_with(table(), ORANGE, ("Hallway", "animatronic"), ("Hallway", "empty-room"))
+    first = act(act(first, ORANGE, type="react", cards=0)[0], PURPLE, type="react", cards=0)[0]
+    refused(first, None, "Orange's unanswered Hallway Animatronic is resolved first", type="office", whose=PURPLE)

@@ -7,6 +7,29 @@ PROFILE = load_profile("survive_6am")
 ATTESTED_FACES = (5, 10)  # "He rolls a 5 and a 10." (Example Turn): the only Power die faces the rulebook shows
 
 
+# The readings of loose rules, each a setup option that quotes its sentence (listed in docs/games/survive-6am.md).
+TIE = ChoiceOption(
+    "tie", "Equal power at 6:00 AM", "shared", source="assumed",
+    choices=(("shared", "A shared win"), ("star", "The star breaks the tie"), ("nobody", "Nobody wins")),
+    help="'If both players survive until 6:00 AM without an Animatronic moving into their Offices, the player with "
+         "the most power remaining wins!' The rulebook doesn't say what equal power means; we read it as a shared "
+         "win.")
+STAR_MOVES = ChoiceOption(
+    "star_moves", "Whose dial shows the star", "fixed", source="assumed",
+    choices=(("fixed", "The dial picked at setup, all night"),
+             ("dial", "Whoever's dial shows it: the table says so on a tie")),
+    help="'If there is a tie, the player who has a star icon showing on their dial reacts first.' Which dial shows "
+         "the star isn't said; 'showing on their dial' suggests it follows the dial as it turns. We keep it where "
+         "the setup put it; or, on a tie in Phase One, the table says whose dial shows it.")
+RESOLVE_ORDER = ChoiceOption(
+    "resolve", "Phase Three's order", "guard", source="assumed",
+    choices=(("guard", "Guard by guard: the first guard's cards Hallway to Show Stage, then the other's"),
+             ("location", "Location by location: both Hallways in Phase Two's order, then Pirate Cove, ...")),
+    help="'Resolve remaining face-up cards, using Phase Two's turn order, one at a time from the Hallway to the Show "
+         "Stage.' Turns pass in Phase Two's order (most power first), never in seat order; whether that order runs "
+         "guard by guard or location by location isn't said. We read it guard by guard.")
+
+
 def seat_plan(options):
     """Solo play uses 'the Player 1 (orange) Camera Monitor cards'; two players are orange and purple."""
     seats = [SeatDef("Orange", "orange"), SeatDef("Purple", "purple")]
@@ -48,5 +71,8 @@ SPEC = GameSpec(
                          length=6, minimum=0, maximum=100, source="assumed",
                          help=PROFILE["power_die_faces"].note + " The phones' odds use these faces; a real die's "
                               "entered value may be 1 up to the largest face listed here."),
+        TIE,
+        STAR_MOVES,
+        RESOLVE_ORDER,
     ),
 )

@@ -12,6 +12,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ...dice import parse
+from ..words import percent  # noqa: F401  (one way to say a chance in every game; the phones' odds use it)
 
 
 def power_dice(faces: list[int] | tuple[int, ...], count: int) -> str:
@@ -71,17 +72,3 @@ def expected_affordable(faces: tuple[int, ...], count: int, depletion: int, depl
         return Fraction(0)
     upto = max(power, 100)  # one table per kind of reaction covers every dial value up to 100
     return _affordable_table(tuple(faces), count, depletion, depletion_cost, upto)[power]
-
-
-def percent(chance: Fraction) -> str:
-    """A chance as a player reads it: '0%', '<1%', '37%', '>99%', '100%' (never rounds a possibility away)."""
-    if chance == 0:
-        return "0%"
-    if chance == 1:
-        return "100%"
-    shown = round(chance * 100)
-    if shown == 0:
-        return "<1%"
-    if shown == 100:
-        return ">99%"
-    return f"{shown}%"
