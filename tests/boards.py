@@ -17,6 +17,7 @@ NAMED = {
     "night-of-frights": {"turn", "action-tokens", "scare-tracker", "last-capture"},
     "flipside": {"player", "health", "power", "remnant", "deck"},
     "crystal-lake": {"night-track", "cabin", "scoreboard"},
+    "survive-6am": {"clock", "dial", "cameras"},
 }
 
 

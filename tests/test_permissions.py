@@ -131,10 +131,8 @@ BODIES = {
 
 
 def declared_moves(rules) -> dict[str, tuple[str, ...]]:
-    """Each move type a game declares, with its field names: MOVES (typed fields) or the older FIELDS table."""
-    if hasattr(rules, "MOVES"):
-        return {kind: declared.names for kind, declared in rules.MOVES.types.items()}
-    return {kind: (*needed, *allowed) for kind, (needed, allowed) in rules.FIELDS.items()}
+    """Each move type a game declares, with its field names."""
+    return {kind: declared.names for kind, declared in rules.MOVES.types.items()}
 
 
 @pytest.fixture

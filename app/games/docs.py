@@ -64,9 +64,7 @@ def moves_section() -> str:
              "(a player's Health, the dice tonight); the view's `moves` lists the complete moves this token may make "
              "now, each with a valid value.", ""]
     for spec in REGISTRY.values():
-        moves = getattr(spec.rules, "MOVES", None)
-        if moves is None:
-            continue
+        moves = spec.rules.MOVES
         lines += [f"### `{spec.slug}`: {spec.name}", "", "| move | who | fields | what it does |", "|---|---|---|---|"]
         for declared in moves.describe():
             fields = "<br>".join(_field_line(field) for field in declared["fields"]) or "none"

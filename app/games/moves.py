@@ -431,34 +431,5 @@ class Offers:
         return iter(self.offered)
 
 
-# ---- until every game declares its moves: the old shape check, removed with its last caller ----------------------
-
-Fields = Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]]
-
-
-def check_move(action: Any, fields: Fields, doing: Mapping[str, str], seats: Sequence[int], *,
-               example: str, offer: str, missing: Mapping[str, str] | Callable[[str, str], str],
-               no_seat: str = "There is no seat {seat} at this table.") -> tuple[str, int | None]:
-    """The move's type and acting seat (None = the host), or IllegalAction with a sentence a player understands."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction(f"An action needs a type, like {example}.")
-    kind = action["type"]
-    if kind not in fields:
-        raise IllegalAction(f"'{kind[:40]}' {offer}")
-    needed, allowed = fields[kind]
-    for key in action:
-        if key not in ("type", "seat", *needed, *allowed):
-            raise IllegalAction(f"{doing[kind]} doesn't take '{str(key)[:40]}'.")
-    if "seat" not in action:
-        raise IllegalAction("That action doesn't say who is acting.")
-    for key in needed:
-        if key not in action:
-            raise IllegalAction(missing(kind, key) if callable(missing) else missing[key])
-    actor = action["seat"]
-    if actor is not None and (not is_whole(actor) or actor not in seats):
-        raise IllegalAction(no_seat.format(seat=seat_text(actor)))
-    return kind, actor
-
-
 __all__ = ["Field", "Move", "MoveType", "Moves", "Offers", "Count", "Choice", "Flag", "Text", "Numbers", "Whose",
-           "SeatField", "is_whole", "seat_text", "check_move"]
+           "SeatField", "is_whole", "seat_text"]

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
 import secrets
 from typing import Any
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 
 from ..dice.verify import verify as verify_draws
-from ..errors import BadRequest, Forbidden
+from ..errors import Forbidden
 from ..games import get_game
 from ..games.moves import Offers
 from ..inputs import IDEMPOTENCY_FIELD, idempotency_key, natural, whole_or_none
@@ -19,8 +18,6 @@ from .links import join_url
 
 bp = Blueprint("play", __name__)
 
-NUMBER_FIELDS = frozenset({"by", "value", "whose", "seq", "round", "amount", "count", "space", "points"})
-LIST_FIELDS = frozenset({"values"})  # "3, 5" or "3 5": what the real dice showed
 LOG_ON_SCREEN = 12
 
 
@@ -80,8 +77,8 @@ def live_context(table: Table, visitor: service.Visitor, seat, screen: str = "pa
     rules = shared.rules
     viewer = service.viewer_of(visitor, seat)
     view = rules.view(shared.state, viewer)
-    offered = view["moves"] if "moves" in view and table.status != "finished" and screen != "board" else []
-    offers = Offers(rules.MOVES, shared.state, offered, viewer.seat) if hasattr(rules, "MOVES") else None
+    offered = view["moves"] if table.status != "finished" and screen != "board" else []
+    offers = Offers(rules.MOVES, shared.state, offered, viewer.seat)
     undo_target, redo_target = shared.history() if visitor.host else (None, None)
     slip = service.own_slip(table, visitor) if seat is not None and not visitor.host else None
     log = shared.log[:BOARD_LOG] if screen == "board" else shared.log
@@ -124,31 +121,10 @@ def live(code: str):
     return render_live(table, visitor, _seat_for(table, visitor))
 
 
-def form_action(rules=None) -> dict[str, Any]:
-    """A move from a form: each field as its declared kind (a number, a list of numbers, a yes-or-no box).
-
-    Until every game declares its moves, a rules module without MOVES names its number fields in FORM_NUMBERS.
-    """
-    if hasattr(rules, "MOVES"):
-        return rules.MOVES.from_form({key: value for key, value in request.form.items()
-                                      if key not in ("csrf_token", "version")})
-    numbers = NUMBER_FIELDS | getattr(rules, "FORM_NUMBERS", frozenset())
-    lists = LIST_FIELDS | getattr(rules, "FORM_LISTS", frozenset())
-    action: dict[str, Any] = {}
-    for key, value in request.form.items():
-        if key in ("csrf_token", "version"):
-            continue
-        value = value.strip()
-        if key in numbers and re.fullmatch(r"[+-]?\d{1,9}", value):
-            action[key] = int(value)
-        elif key in lists and value:
-            parts = [part for part in re.split(r"[\s,;]+", value) if part]
-            if not all(re.fullmatch(r"[+-]?\d{1,9}", part) for part in parts):
-                raise BadRequest("Type what the dice showed as numbers, like 3, 5.")
-            action[key] = [int(part) for part in parts]
-        elif value != "" and key not in lists:
-            action[key] = value
-    return action
+def form_action(rules) -> dict[str, Any]:
+    """A move from a form: each field read as its declared kind (a number, a list of numbers, a yes-or-no box)."""
+    return rules.MOVES.from_form({key: value for key, value in request.form.items()
+                                  if key not in ("csrf_token", "version")})
 
 
 def _after(table: Table, visitor: service.Visitor, seat):

@@ -68,8 +68,8 @@ def test_a_phone_sees_what_it_can_do_now_in_its_first_viewport(live_server, scre
         has=phone.locator(", ".join(f'input[name="type"][value="{kind}"]' for kind in sorted(types))))
     assert controls.count(), f"seat {number} may {sorted(types)} but its page has no form for it"
     button = controls.first.locator("button[type=submit], button:not([type])").first
-    assert inside(phone, button), (sorted(types), button.bounding_box())
     shoot(phone, f"phone-first-{slug}")
+    assert inside(phone, button), (sorted(types), button.bounding_box())
     assert serious_violations(phone) == []
 
     console = signed_in(screens, HOST, live_server, tmp_path / "instance", table["code"], "host", table["host_token"])
