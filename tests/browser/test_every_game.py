@@ -1,5 +1,6 @@
 """Every registered game on a phone at 390x844 and on the host's console, with no per-game code: what this seat can do
-now is inside the first viewport, and axe finds nothing serious on either page."""
+now is inside the first viewport, a panel the player opened and a value half typed survive a change pushed by someone
+else, and axe finds nothing serious on either page."""
 
 from pathlib import Path
 
@@ -76,4 +77,20 @@ def test_a_phone_sees_what_it_can_do_now_in_its_first_viewport(live_server, scre
     console.goto(f"{live_server}/t/{table['code']}")
     expect(console.locator(".live-status .live-on").first).to_be_visible()
     assert serious_violations(console) == []
+
+    # Nothing closes under a finger: the player opens a panel and starts typing, then the host changes the table.
+    closed = phone.evaluate('[...document.querySelectorAll("#live details")].findIndex(panel => !panel.open)')
+    panel = phone.locator("#live details").nth(closed) if closed >= 0 else None
+    if panel is not None:
+        panel.locator("summary").click()
+    typing = phone.locator("#live input[type=number]:visible, #live input[type=text]:visible").first
+    if typing.count():
+        typing.fill("7")
+    version = int(phone.locator("#live .live-state").get_attribute("data-version"))
+    console.locator(".board-qr-switch button").click()
+    expect(phone.locator(f'#live .live-state[data-version="{version + 1}"]')).to_be_attached()
+    if panel is not None:
+        assert panel.get_attribute("open") is not None, "an opened panel closed when the table changed"
+    if typing.count():
+        assert typing.input_value() == "7", "a half-typed value was lost when the table changed"
     assert screens.problems == [], screens.problems
