@@ -355,3 +355,23 @@ def parse_options(options: Sequence[Option], raw: Mapping[str, Any], *, from_for
         parsed[option.key] = (option.parse(raw[option.key], from_form=from_form) if option.key in raw
                               else option.missing(from_form=from_form))
     return parsed
+
+
+# ---- readings: setup options that choose how to read a loose rulebook sentence ------------------------------------
+
+def reading_in_force(state: Mapping[str, Any], readings: Mapping[str, Option], key: str) -> Any:
+    """The reading a table plays with (kept in its state's "readings"); a table stored before the option existed
+    plays with the option's default."""
+    return state.get("readings", {}).get(key, readings[key].default)
+
+
+def readings_shown(state: Mapping[str, Any], readings: Mapping[str, Option],
+                   words: Mapping[tuple[str, Any], tuple[str, str]]) -> dict[str, dict[str, Any]]:
+    """Each reading in force with its words (a sentence, and a few words beside a control), so every screen that
+    depends on one can say which it is."""
+    shown = {}
+    for key, option in readings.items():
+        value = reading_in_force(state, readings, key)
+        text, short = words[key, value]
+        shown[key] = {"value": value, "text": text, "short": short, "label": option.label, "source": option.source}
+    return shown

@@ -39,6 +39,7 @@ from typing import Any
 
 from ..contract import Event, IllegalAction, Outcome, Viewer, seen
 from ..moves import Choice, Count, Field, Move, Moves, MoveType, Numbers, SeatField, Whose
+from ..options import reading_in_force
 from ..words import listing, plural
 from . import CRITICAL_SET, PROFILE
 from .scoring import (
@@ -119,7 +120,7 @@ def new_state(seats: list[int], options: dict[str, Any], profile: dict[str, Any]
 
 def reading(state: State, key: str) -> str:
     """The reading in force at this table; a table stored before readings were options plays with the defaults."""
-    return state.get("readings", {}).get(key, READINGS[key].default)
+    return reading_in_force(state, READINGS, key)
 
 
 def stash_of(player: dict[str, Any]) -> dict[str, int]:

@@ -11,6 +11,7 @@ import copy
 from fractions import Fraction
 from typing import Any
 
+from ..options import readings_shown
 from ..words import listing, percent, plural
 from . import rules
 from .scoring import NAMES, SUPPLIES, bonuses, counted, keep_label, keep_options, score, without
@@ -40,12 +41,7 @@ def supplies(state: State) -> list[dict[str, Any]]:
 
 def readings(state: State) -> dict[str, dict[str, str]]:
     """Each reading in force, with its words, so the screens that depend on it can say which one it is."""
-    shown = {}
-    for key, option in rules.READINGS.items():
-        value = rules.reading(state, key)
-        text, short = READING_WORDS[key, value]
-        shown[key] = {"value": value, "text": text, "short": short, "label": option.label, "source": option.source}
-    return shown
+    return readings_shown(state, rules.READINGS, READING_WORDS)
 
 
 # ---- the Cabin Board -----------------------------------------------------------------------------------------------
@@ -140,7 +136,20 @@ def counselor_row(state: State, seat: int) -> dict[str, Any]:
             "jason": player["board"]["jason"], "dropped": player["dropped"],
             "nights": {str(entry["night"]): entry["total"] for entry in player["nights"]},
             "pending": 0 if player["dropped"] or state["phase"] == "over" else tonight,
-            "total": rules.total_points(player)}
+            "cells": night_cells(state, player, tonight), "total": rules.total_points(player)}
+
+
+def night_cells(state: State, player: dict[str, Any], tonight: int) -> list[str]:
+    """The scoreboard's cell for each night: its points, '–' for a night gone by with none, '+N' for tonight's
+    points not yet dropped off, blank for nights to come."""
+    scored = {entry["night"]: entry["total"] for entry in player["nights"]}
+    pending = 0 if player["dropped"] or state["phase"] == "over" else tonight
+    cells = []
+    for night in range(1, state["nights"] + 1):
+        text = str(scored[night]) if night in scored else ("–" if night < state["night"] or state["phase"] == "over"
+                                                           else "")
+        cells.append(text + (f"+{pending}" if night == state["night"] and pending else ""))
+    return cells
 
 
 def drop_off_choices(state: State, seat: int) -> dict[str, Any]:
@@ -276,11 +285,12 @@ def derive(state: State, seat: int | None) -> dict[str, Any]:
 _SEAT_OR_NULL = {"type": ["integer", "null"]}
 _COUNTS = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}
 _ROW = {"type": "object", "required": ["seat", "name", "status", "turn", "returned", "attacked", "board", "stash",
-                                       "backpack", "escape", "fear_cards", "nights", "pending", "total"],
+                                       "backpack", "escape", "fear_cards", "nights", "pending", "cells", "total"],
         "properties": {"seat": {"type": "integer"}, "name": {"type": "string"}, "status": {"type": "string"},
                        "board": {"type": "string"}, "stash": {"type": "string"}, "backpack": {"type": "string"},
                        "fear_cards": {"type": "integer", "minimum": 0}, "total": {"type": "integer"},
-                       "nights": {"type": "object", "additionalProperties": {"type": "integer"}}}}
+                       "nights": {"type": "object", "additionalProperties": {"type": "integer"}},
+                       "cells": {"type": "array", "items": {"type": "string"}}}}
 _PLAYER = {"type": "object", "required": ["board", "backpack", "escape", "escape_night", "fear_cards", "returned",
                                           "dropped", "nights"],
            "properties": {"board": _COUNTS, "stash": _COUNTS, "stash_card": {"type": "boolean"},

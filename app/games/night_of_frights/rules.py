@@ -46,6 +46,7 @@ from typing import Any
 from ...dice import DiceError
 from ..contract import Event, IllegalAction, Outcome, Viewer, seen
 from ..moves import Choice, Count, Move, Moves, MoveType, Numbers, SeatField, Whose
+from ..options import reading_in_force, readings_shown
 from ..words import listing, percent, plural
 from . import DRAW_MOST, LEFT, PAST_TEN, PROFILE, SPEC
 from .guard_bag import GUARD, MISS, bag_tokens, capture_chance
@@ -120,7 +121,7 @@ def _name(state: State, seat: int) -> str:
 
 def reading(state: State, key: str) -> str:
     """The reading in force at this table; a table stored before readings were options plays with the defaults."""
-    return state.get("readings", {}).get(key, READINGS[key].default)
+    return reading_in_force(state, READINGS, key)
 
 
 def _order(state: State) -> list[int]:
@@ -766,14 +767,6 @@ READING_WORDS = {  # (the reading, its value): a sentence for the log and docs, 
 }
 
 
-def _readings(state: State) -> dict[str, dict[str, str]]:
-    """Each reading in force, with its words, so the screens that depend on it can say which one it is."""
-    shown = {}
-    for key, option in READINGS.items():
-        text, short = READING_WORDS[key, reading(state, key)]
-        shown[key] = {"value": reading(state, key), "text": text, "short": short, "label": option.label,
-                      "source": option.source}
-    return shown
 
 
 def _bag_note(state: State) -> str:
@@ -837,7 +830,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     over = outcome(state) is not None
     shown |= {
         "order": list(_order(state)),
-        "readings": _readings(state),
+        "readings": readings_shown(state, READINGS, READING_WORDS),
         "turn_seat": turn,
         "turn_name": _name(state, turn) if turn is not None else None,
         "next_name": _name(state, following) if following is not None else None,

@@ -43,6 +43,7 @@ from typing import Any
 from ...dice import DiceError
 from ..contract import Event, IllegalAction, Outcome, Viewer, seen
 from ..moves import Choice, Count, Move, Moves, MoveType, Numbers, Whose
+from ..options import reading_in_force, readings_shown
 from ..words import listing, plural
 from . import RESOLVE_ORDER, STAR_MOVES, TIE
 from . import power as power_math
@@ -141,7 +142,7 @@ def most_depletion(state: State) -> int:
 
 def reading(state: State, key: str) -> str:
     """The reading in force at this table; a table stored before readings were options plays with the defaults."""
-    return state.get("readings", {}).get(key, READINGS[key].default)
+    return reading_in_force(state, READINGS, key)
 
 
 def locations(state: State) -> list[str]:
@@ -993,14 +994,6 @@ READING_WORDS = {  # (the reading, its value): a sentence for the screens and do
 }
 
 
-def _readings(state: State) -> dict[str, dict[str, str]]:
-    """Each reading in force, with its words, so the screens that depend on it can say which one it is."""
-    shown = {}
-    for key, option in READINGS.items():
-        text, short = READING_WORDS[key, reading(state, key)]
-        shown[key] = {"value": reading(state, key), "text": text, "short": short, "label": option.label,
-                      "source": option.source}
-    return shown
 
 
 def _advance_label(state: State) -> str:
@@ -1068,7 +1061,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "physical_lowest": physical_lowest(state),
         "setup_checklist": setup_checklist(state),
         "card_labels": dict(CARDS),
-        "readings": _readings(state),
+        "readings": readings_shown(state, READINGS, READING_WORDS),
         "resolve_text": _capital(_resolve_text(fixed)),
         "warnings": [guard["warning"] for guard in guards if guard["warning"]],
     }
