@@ -60,12 +60,19 @@ class Shared:
         self.log = service.log_page(table, limit=LOG_ON_SCREEN)
         self.presence = service.presence_key(table)
         self.dice = service.dice_disclosure(table)
+        self._undo: object = service.UNREAD
         self._history: tuple | None = None
+
+    def undo_target(self):
+        """The newest move in effect: what the host's Undo takes back, and a phone's own slip if it made it."""
+        if self._undo is service.UNREAD:
+            self._undo = service.undo_target(self.table)
+        return self._undo
 
     def history(self) -> tuple:
         """The host's undo and redo targets, queried once and only if a host screen is drawn."""
         if self._history is None:
-            self._history = service.history_controls(self.table)
+            self._history = service.history_controls(self.table, self.undo_target())
         return self._history
 
 
@@ -83,7 +90,8 @@ def live_context(table: Table, visitor: service.Visitor, seat, screen: str = "pa
     offered = view["moves"] if "moves" in view and table.status != "finished" and screen != "board" else []
     offers = Offers(rules.MOVES, shared.state, offered, viewer.seat) if hasattr(rules, "MOVES") else None
     undo_target, redo_target = shared.history() if visitor.host else (None, None)
-    slip = service.own_slip(table, visitor) if seat is not None and not visitor.host else None
+    slip = (service.own_slip(table, visitor, shared.undo_target())
+            if seat is not None and not visitor.host and table.status != "finished" else None)
     log = shared.log[:BOARD_LOG] if screen == "board" else shared.log
     return {"table": table, "spec": shared.spec, "visitor": visitor, "seat": seat, "view": view,
             "outcome": shared.outcome, "log": log, "undo_target": undo_target, "redo_target": redo_target,

@@ -629,22 +629,29 @@ def _moves_of(table: Table):
     return _entries().where(Action.table_id == table.id, Action.state_before.is_not(None))
 
 
-def _undo_target(table: Table) -> Action | None:
+# Built once, not on every screen's drawing: the log page, and the moves undo and redo would take.
+NO_SEQ_ABOVE = 2**31 - 1
+_LOG_PAGE = (_entries().where(Action.table_id == bindparam("table_id"), Action.seq < bindparam("before"))
+             .order_by(Action.seq.desc()).limit(bindparam("limit")))
+_MOVES = _entries().where(Action.table_id == bindparam("table_id"), Action.state_before.is_not(None))
+_UNDO_TARGET = _MOVES.where(Action.undone.is_(False)).order_by(Action.seq.desc()).limit(1)
+_REDO_TARGET = _MOVES.where(Action.undone.is_(True), Action.seq > bindparam("after")).order_by(Action.seq).limit(1)
+UNREAD = object()  # "the caller hasn't read the undo target yet", as opposed to "there is none" (None)
+
+
+def undo_target(table: Table) -> Action | None:
     """The newest move still in effect."""
-    return db.session.scalar(_moves_of(table).where(Action.undone.is_(False)).order_by(Action.seq.desc()).limit(1))
+    return db.session.scalar(_UNDO_TARGET, {"table_id": table.id})
 
 
 def _redo_target(table: Table, base: Action | None) -> Action | None:
     """The earliest undone move after the newest live one; a new move after an undo ends the redo chain."""
-    query = _moves_of(table).where(Action.undone.is_(True))
-    if base is not None:
-        query = query.where(Action.seq > base.seq)
-    return db.session.scalar(query.order_by(Action.seq).limit(1))
+    return db.session.scalar(_REDO_TARGET, {"table_id": table.id, "after": base.seq if base is not None else 0})
 
 
-def history_controls(table: Table) -> tuple[Action | None, Action | None]:
-    """(what undo would take back, what redo would bring back), for the host's buttons."""
-    base = _undo_target(table)
+def history_controls(table: Table, base: Action | None | object = UNREAD) -> tuple[Action | None, Action | None]:
+    """(what undo would take back, what redo would bring back), for the host's buttons; `base` if already read."""
+    base = undo_target(table) if base is UNREAD else base
     return base, _redo_target(table, base)
 
 
@@ -660,11 +667,12 @@ def _check_own_slip(target: Action, player: Seat) -> None:
                         "take it back.")
 
 
-def own_slip(table: Table, visitor: Visitor | None) -> Action | None:
-    """The move this phone may undo now (its own newest move, nothing later in effect, nothing revealed), if any."""
+def own_slip(table: Table, visitor: Visitor | None, newest: Action | None | object = UNREAD) -> Action | None:
+    """The move this phone may undo now (its own newest move, nothing later in effect, nothing revealed), if any;
+    `newest` is the undo target when the caller has read it already (one read for every screen of a drawing)."""
     if visitor is None or visitor.player is None or table.status == "finished":
         return None
-    target = _undo_target(table)
+    target = undo_target(table) if newest is UNREAD else newest
     if target is None or target.seat_id != visitor.player.id or not target.undoable:
         return None
     return target
@@ -683,7 +691,7 @@ def undo(table: Table, visitor: Visitor | None, *, version: int | None = None,
 
     def change(fresh: Table):
         check_open(fresh)
-        target = _undo_target(fresh)
+        target = undo_target(fresh)
         if target is None:
             raise Conflict("There is nothing to undo yet.")
         if player is not None:
@@ -705,7 +713,7 @@ def redo(table: Table, visitor: Visitor | None, *, version: int | None = None, k
 
     def change(fresh: Table):
         check_open(fresh)
-        target = _redo_target(fresh, _undo_target(fresh))
+        target = _redo_target(fresh, undo_target(fresh))
         if target is None:
             raise Conflict("There is nothing to redo: redo brings back undone moves until a new move is made.")
         fresh.state, target.undone = target.state_after, False
@@ -781,10 +789,8 @@ def logged_draws(table: Table) -> list[dict[str, Any]]:
 
 def log_page(table: Table, *, before: int | None = None, limit: int = 50) -> list[Action]:
     """The log, newest first, `limit` entries older than `before`."""
-    query = _entries().where(Action.table_id == table.id)
-    if before is not None:
-        query = query.where(Action.seq < before)
-    return list(db.session.scalars(query.order_by(Action.seq.desc()).limit(limit)))
+    before = NO_SEQ_ABOVE if before is None else min(before, NO_SEQ_ABOVE)
+    return list(db.session.scalars(_LOG_PAGE, {"table_id": table.id, "before": before, "limit": limit}))
 
 
 def entry_json(entry: Action) -> dict[str, Any]:
