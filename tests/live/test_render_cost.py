@@ -1,12 +1,13 @@
 """What drawing a table costs (issue 16): one form per group of controls, URLs built once, queries that don't grow
 with the number of screens."""
 
+import re
 
 from werkzeug.routing import MapAdapter
 
 from app.extensions import db
 from app.live import screens
-from tests.conftest import act_via_api, bearer, create_via_api, join_via_api
+from tests.conftest import act_via_api, bearer, create_via_api, csrf_token, join_via_api, page_text
 from tests.tables.test_statements import statements
 
 COUNTERS = "Doom, shared, 0, 9, 0\nSanity, each, 0, 9, 5"
@@ -23,6 +24,34 @@ def phone_region(client, table) -> str:
     response = client.get(f"/t/{table['code']}/live", headers=bearer(table["seats"][0]["seat_token"]))
     assert response.status_code == 200
     return response.get_data(as_text=True)
+
+
+def test_a_counter_s_steps_and_the_dice_tray_are_one_form_each(client):
+    region = phone_region(client, seated_table(client))
+    groups = re.findall(r'<div class="counter-buttons">\s*(.*?)</div>', region, re.S)
+    assert groups, region
+    for group in groups:
+        assert group.count("<form") == 1 and group.count('name="by"') >= 2, group
+    tray = re.search(r'<div class="dice-tray">(.*?)</div>', region, re.S).group(1)
+    assert tray.count("<form") == 1 and tray.count('name="dice"') >= 2, tray
+    assert region.count("<form") < region.count("<button"), "one form per group of buttons, not one per button"
+
+
+def test_a_step_button_moves_the_counter_it_sits_under(client, phone):
+    """The tapped button's name=value is the move's `by`, sent with the group's fields, as a browser sends it."""
+    table = create_via_api(client, "tracker", {"players": 2, "counters": COUNTERS})
+    code = table["code"]
+    token = csrf_token(phone, f"/j/{code}?k={table['join_key']}")
+    assert phone.post(f"/j/{code}", data={"csrf_token": token, "k": table["join_key"], "name": "Di"}).status_code == 303
+    page = phone.get(f"/t/{code}/seats/1").get_data(as_text=True)
+    form = re.search(r'<div class="counter-buttons">\s*(<form.*?</form>)', page, re.S).group(1)
+    hidden = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form))
+    plus = re.search(r'<button type="submit" name="by" value="(\d+)"[^>]*aria-label="Add 1 to Sanity"', form)
+    assert plus and "by" not in hidden and hidden["csrf_token"], form
+    action = re.search(r'action="([^"]+)"', form).group(1).replace("&amp;", "&")
+    sent = phone.post(action, data=hidden | {"by": plus.group(1)}, headers={"HX-Request": "true"})
+    assert sent.status_code == 200, sent.get_data(as_text=True)
+    assert "Sanity 5 → 6" in page_text(sent)
 
 
 def test_a_region_builds_each_url_once(client, monkeypatch):
