@@ -84,3 +84,27 @@ def test_drawing_every_screen_costs_the_same_queries_as_drawing_one(app, client)
     assert len(one_phone) <= len(all_screens)
     with app.app_context():
         db.session.remove()
+
+
+def test_the_seat_list_and_log_are_rendered_once_for_every_phone_and_the_host_keeps_its_controls(app, client,
+                                                                                                  monkeypatch):
+    from app.tables import play
+
+    table = seated_table(client)
+    act_via_api(client, table, table["host_token"], {"type": "next-round"})  # a move older than the newest: jumpable
+    tails = []
+    real = play.render_template
+    monkeypatch.setattr(play, "render_template", lambda name, **context: tails.append(name) or real(name, **context))
+    environ = screens.drawing_environ({"wsgi.url_scheme": "http", "HTTP_HOST": "localhost", "SERVER_NAME": "localhost",
+                                       "SERVER_PORT": "80"})
+    every = {("host", None)} | {("seat", number) for number in range(1, 7)}
+    picture = screens.draw(app, environ, table["code"], every)
+    assert tails.count("tables/_tail.html") == 1
+    phones = [picture.regions[("seat", number)] for number in range(1, 7)]
+    for region in phones:
+        tail = region[region.index('<section id="seats"'):]
+        assert tail == phones[0][phones[0].index('<section id="seats"'):] and "Back to here" not in tail
+    host = picture.regions[("host", None)]
+    assert "Back to here" in host and "Play for" in host  # the host's own tail: jump and seat controls
+    with app.app_context():
+        db.session.remove()
