@@ -44,6 +44,9 @@ def defaults(instance_path: Path) -> dict:
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "PERMANENT_SESSION_LIFETIME": 60 * 60 * 24 * 60,  # a phone keeps its seat across a long campaign
+        # Re-signing the cookie on every refresh cost each phone's refetch a signature and a header; tables.auth
+        # renews it once a day instead, so the 60 days still count from the last visit, give or take a day.
+        "SESSION_REFRESH_EACH_REQUEST": False,
         "WTF_CSRF_TIME_LIMIT": None,  # a host screen stays open all night; the token is tied to the session
         "TEMPLATES_AUTO_RELOAD": False,
         # A live stream sends a heartbeat this often; a page that hears nothing for two says "Reconnecting" and

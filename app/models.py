@@ -44,6 +44,10 @@ class Table(db.Model):
     seats: Mapped[list[Seat]] = relationship(back_populates="table", order_by="Seat.id",
                                              cascade="all, delete-orphan")
 
+    # The write path sets the next version itself; the ORM adds `WHERE version = <the one read>` to the table's one
+    # UPDATE, so a writer that read an older version changes nothing and retries (StaleDataError).
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
+
     @property
     def player_seats(self) -> list[Seat]:
         return sorted((seat for seat in self.seats if seat.role == "player"), key=lambda seat: seat.number)

@@ -10,16 +10,17 @@ from __future__ import annotations
 import io
 import time
 
-from flask import Flask, current_app, g, url_for
+from flask import Flask, current_app, g, has_request_context, request, url_for
 from flask_wtf.csrf import generate_csrf
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import joinedload
 
 from ..extensions import db
 from ..models import Seat, Table
 from .broker import Picture
 
 Kind = tuple[str, int | None]
+_TABLE = select(Table).options(joinedload(Table.seats)).where(Table.code == bindparam("code"))  # one query, built once
 
 
 def kind_of(visitor, seat, board: bool = False) -> Kind:
@@ -76,12 +77,14 @@ def draw(app: Flask, environ: dict, code: str, kinds: set[Kind]) -> Picture:
     with app.app_context(), app.request_context(environ):  # a context of its own, even inside a request
         g.drawing_for_many = True
         try:
-            table = db.session.scalar(select(Table).options(selectinload(Table.seats)).where(Table.code == code))
+            table = db.session.execute(_TABLE, {"code": code}).unique().scalar_one_or_none()
             if table is None:
                 raise NotFound(f"Table {code} is gone.")
             shared = Shared(table)
             if any(role in ("host", "board") for role, _ in kinds):
                 shared.history()  # read now, with the rest of the snapshot, not between renders
+            elif any(role == "seat" for role, _ in kinds):
+                shared.undo_target()  # a phone's "Undo my last move" is the same newest move for every seat
             picture = Picture(version=table.version, presence=shared.presence,
                               seats={seat.id: seat.token_hash for seat in table.seats})
             numbers = {seat.number for seat in table.player_seats}
@@ -109,10 +112,33 @@ def drawing_environ(environ: dict) -> dict:
                    "wsgi.run_once": False}
 
 
+def remembered_url(endpoint: str, **values) -> str:
+    """url_for, built once per endpoint and values for as long as this app context lasts: a screen's buttons ask for
+    the same few URLs dozens of times, and a drawing for many screens asks for them once per screen."""
+    urls = g.setdefault("built_urls", {})
+    try:
+        key = (request.host if has_request_context() else "", endpoint, *sorted(values.items()))
+        url = urls.get(key)
+    except TypeError:  # an unhashable value: build it every time
+        return url_for(endpoint, **values)
+    if url is None:
+        url = urls[key] = url_for(endpoint, **values)
+    return url
+
+
+def remembered_csrf_token() -> str:
+    """The page's CSRF token, made once per request (every form of a screen carries the same one)."""
+    token = g.get("csrf_for_forms")
+    if token is None:
+        token = g.csrf_for_forms = shared_csrf_token()
+    return token
+
+
 def init_screens(app: Flask) -> None:
-    """Templates get the shared-render CSRF token and the stream URL helper."""
-    app.jinja_env.globals["csrf_token"] = shared_csrf_token  # macros imported without context see globals
-    app.context_processor(lambda: {"csrf_token": shared_csrf_token})  # included templates see the context
+    """Templates get the shared-render CSRF token, URLs built once, and the stream URL helper."""
+    app.jinja_env.globals["csrf_token"] = remembered_csrf_token  # macros imported without context see globals
+    app.context_processor(lambda: {"csrf_token": remembered_csrf_token})  # included templates see the context
+    app.jinja_env.globals["url_for"] = remembered_url
     app.jinja_env.globals["stream_url"] = stream_url
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from flask import current_app, request, session
 
 from ..errors import Unauthorized
@@ -11,6 +13,7 @@ from .service import Visitor, visitor_for_token
 
 SESSION_KEY = "tables"
 REMEMBERED_TABLES = 20  # a signed cookie stays small: the oldest tables are forgotten first
+RENEWED_KEY = "renewed"  # the day the cookie was last sent: a remembered seat lasts 60 days from the last visit
 
 
 def _remembered() -> dict[str, dict[str, str]]:
@@ -26,6 +29,7 @@ def remember(code: str, role: str, token: str) -> None:
     tables[code] = entry
     session[SESSION_KEY] = dict(list(tables.items())[-REMEMBERED_TABLES:])
     session.permanent = True
+    session[RENEWED_KEY] = datetime.now(UTC).date().isoformat()
 
 
 def forget(code: str, role: str) -> None:
@@ -73,8 +77,17 @@ def api_visitor(table: Table, *, required: bool = True) -> Visitor | None:
     return visitor
 
 
+def _renew_daily() -> None:
+    """The cookie is sent again once a day, not on every refresh (SESSION_REFRESH_EACH_REQUEST is off), so a phone
+    that keeps coming back keeps its seats without re-signing its cookie on every move."""
+    today = datetime.now(UTC).date().isoformat()
+    if session.permanent and session.get(RENEWED_KEY) != today:
+        session[RENEWED_KEY] = today
+
+
 def browser_visitor(table: Table) -> tuple[Visitor | None, bool]:
     """(visitor, stale) from the cookie: host rights win; `stale` means a remembered seat was freed."""
+    _renew_daily()
     entry = _remembered().get(table.code, {})
     if not isinstance(entry, dict):
         return None, False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import time
 from dataclasses import dataclass
 
 import psutil
@@ -21,10 +22,24 @@ class Address:
     ip: str
 
 
+# The machine's addresses, read at most this often: every host reply names the join link, and reading the network
+# interfaces (psutil) cost more than the rest of a move's reply. A laptop that changes Wi-Fi shows it within a minute.
+READ_EVERY = 60.0
+_read: tuple[float, list[Address]] | None = None
+
+
 def candidates(interfaces: dict | None = None, stats: dict | None = None) -> list[Address]:
     """Every IPv4 address on an up, non-virtual interface, best first; no packet is sent to find them."""
-    interfaces = psutil.net_if_addrs() if interfaces is None else interfaces
-    stats = psutil.net_if_stats() if stats is None else stats
+    global _read
+    if interfaces is None and stats is None:
+        if _read is None or time.monotonic() - _read[0] > READ_EVERY:
+            _read = (time.monotonic(), _candidates(psutil.net_if_addrs(), psutil.net_if_stats()))
+        return list(_read[1])
+    return _candidates(psutil.net_if_addrs() if interfaces is None else interfaces,
+                       psutil.net_if_stats() if stats is None else stats)
+
+
+def _candidates(interfaces: dict, stats: dict) -> list[Address]:
     found = []
     for name, addresses in interfaces.items():
         if name in stats and not stats[name].isup:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, g, redirect, render_template, request, url_for
+from markupsafe import Markup
 
 from ..dice.verify import verify as verify_draws
 from ..errors import Forbidden
@@ -57,12 +58,26 @@ class Shared:
         self.log = service.log_page(table, limit=LOG_ON_SCREEN)
         self.presence = service.presence_key(table)
         self.dice = service.dice_disclosure(table)
+        self._undo: object = service.UNREAD
         self._history: tuple | None = None
+        self._tail: Markup | None = None
+
+    def undo_target(self):
+        """The newest move in effect: what the host's Undo takes back, and a phone's own slip if it made it."""
+        if self._undo is service.UNREAD:
+            self._undo = service.undo_target(self.table)
+        return self._undo
+
+    def tail(self, context: dict[str, Any]) -> Markup:
+        """The seat list and the log as every phone and spectator sees them, rendered once for all of them."""
+        if self._tail is None:
+            self._tail = Markup(render_template("tables/_tail.html", **context))
+        return self._tail
 
     def history(self) -> tuple:
         """The host's undo and redo targets, queried once and only if a host screen is drawn."""
         if self._history is None:
-            self._history = service.history_controls(self.table)
+            self._history = service.history_controls(self.table, self.undo_target())
         return self._history
 
 
@@ -80,15 +95,20 @@ def live_context(table: Table, visitor: service.Visitor, seat, screen: str = "pa
     offered = view["moves"] if table.status != "finished" and screen != "board" else []
     offers = Offers(rules.MOVES, shared.state, offered, viewer.seat)
     undo_target, redo_target = shared.history() if visitor.host else (None, None)
-    slip = service.own_slip(table, visitor) if seat is not None and not visitor.host else None
+    slip = (service.own_slip(table, visitor, shared.undo_target())
+            if seat is not None and not visitor.host and table.status != "finished" else None)
     log = shared.log[:BOARD_LOG] if screen == "board" else shared.log
-    return {"table": table, "spec": shared.spec, "visitor": visitor, "seat": seat, "view": view,
-            "outcome": shared.outcome, "log": log, "undo_target": undo_target, "redo_target": redo_target,
-            "slip": slip, "presence": shared.presence, "connected": service.is_connected,
-            "newest": log[0] if log else None, "dice": shared.dice,
-            "offers": offers, "panel": f"games/{shared.spec.package}/_panel.html", "screen": screen,
-            "board": f"games/{shared.spec.package}/_board.html",
-            "board_qr": board_qr(table, shared.outcome is not None) if screen == "board" else None}
+    context = {"table": table, "spec": shared.spec, "visitor": visitor, "seat": seat, "view": view,
+               "outcome": shared.outcome, "log": log, "undo_target": undo_target, "redo_target": redo_target,
+               "slip": slip, "presence": shared.presence, "connected": service.is_connected,
+               "newest": log[0] if log else None, "dice": shared.dice,
+               "offers": offers, "panel": f"games/{shared.spec.package}/_panel.html", "screen": screen,
+               "board": f"games/{shared.spec.package}/_board.html",
+               "board_qr": board_qr(table, shared.outcome is not None) if screen == "board" else None,
+               "shared_tail": None}
+    if screen == "page" and not visitor.host and g.get("drawing_for_many"):
+        context["shared_tail"] = shared.tail(context)  # one drawing serves many phones: their tail is the same
+    return context
 
 
 def board_qr(table: Table, decided: bool) -> str | None:

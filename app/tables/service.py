@@ -14,12 +14,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from flask import current_app
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm import defer, with_expression
+from sqlalchemy.orm import defer, joinedload, with_expression
+from sqlalchemy.orm.exc import StaleDataError
 
 from ..dice import DiceError, TableDice, commitment, new_seed
-from ..errors import BadRequest, Conflict, Forbidden, Gone, Invalid, NotFound, Unavailable
+from ..errors import BadRequest, Conflict, Forbidden, Gone, Invalid, NightShiftError, NotFound, Unavailable
 from ..extensions import db
 from ..games import OptionError, UnknownGame, get_game
 from ..games.contract import IllegalAction, Viewer
@@ -78,6 +79,12 @@ class Visitor:
 # ---- reading -------------------------------------------------------------------------------------------------
 
 
+# Built once: a table with its seats in one query (the seats decide who is asking, and every screen lists them).
+_BY_CODE = select(Table).options(joinedload(Table.seats)).where(Table.code == bindparam("code"))
+_LOCKED = (select(Table).options(joinedload(Table.seats)).where(Table.id == bindparam("id"))
+           .with_for_update(of=Table).execution_options(populate_existing=True))
+
+
 def find_table(code: object, *, expired_ok: bool = False) -> Table:
     """The table for a code as typed, or a 404/410 with a sentence; an expired table is served only where asked
     (its host's log download, until the purge)."""
@@ -85,7 +92,7 @@ def find_table(code: object, *, expired_ok: bool = False) -> Table:
     if normalised is None:
         raise NotFound(f"There is no table with the code {str(code)[:12]!r}. "
                        "Codes have 5 letters and digits; check it on the host screen.")
-    table = db.session.scalar(select(Table).where(Table.code == normalised))
+    table = db.session.execute(_BY_CODE, {"code": normalised}).unique().scalar_one_or_none()
     if table is None:
         raise NotFound(f"There is no table with the code {normalised}. Check it on the host screen.")
     if is_expired(table) and not expired_ok:
@@ -114,7 +121,7 @@ def visitor_for_token(table: Table, token: str | None) -> Visitor | None:
     digest = codes.token_hash(token)
     if codes.same(digest, table.host_token_hash):
         return Visitor(host=True)
-    seat = db.session.scalar(select(Seat).where(Seat.table_id == table.id, Seat.token_hash == digest))
+    seat = next((seat for seat in table.seats if seat.token_hash and codes.same(digest, seat.token_hash)), None)
     return Visitor(seat=seat) if seat is not None else None
 
 
@@ -233,9 +240,13 @@ def _write(table_id: int, change: Callable[[Table], tuple[T, Entry]], *, expecte
     """The one write path: lock the table, check and change, log, bump the version, commit, then tell every screen.
 
     Writers to one table queue on a lock in this process and on `SELECT ... FOR UPDATE` in PostgreSQL; the
-    version check catches anyone else (another SQLite process) and retries on fresh state. Any typed error
-    `change` raises leaves the database exactly as it was. A `tap` whose key is already in the log changes
-    nothing and returns that entry (its `written.replayed` is True): a resent tap counts once, even across restarts.
+    version in the table's one UPDATE (`WHERE version = ...`) and the log's unique (table, seq) catch anyone else
+    (another SQLite process), and the write is retried on fresh state. Any typed error `change` raises leaves the
+    database exactly as it was. A `tap` whose key is already in the log changes nothing and returns that entry (its
+    `written.replayed` is True): a resent tap counts once, even across restarts. The log's unique (table, key) finds
+    a repeat, so a new tap costs no lookup; only a refused or colliding write looks for the earlier one.
+    A move is four statements (tests/tables/test_statements.py): the caller's read of the table and its seats, the
+    locked read, the table's one UPDATE and the log's INSERT; nothing is read back after the commit.
     """
     busy = False
     hub = broker()
@@ -245,20 +256,20 @@ def _write(table_id: int, change: Callable[[Table], tuple[T, Entry]], *, expecte
             if attempt:
                 time.sleep(random.uniform(0, 0.01 * attempt))  # another process won: let it finish
             try:
-                table = db.session.get(Table, table_id, populate_existing=True, with_for_update=True)
-                repeat = _repeat_of(table.id, tap) if tap is not None else None
-                if repeat is not None:
-                    db.session.rollback()
-                    return repeat  # type: ignore[return-value] - keyed writes return their Entry
+                table = db.session.execute(_LOCKED, {"id": table_id}).unique().scalar_one_or_none()
+                if table is None:
+                    raise NotFound("This table was deleted a moment ago; nothing was done.")
                 version = table.version
-                if expected_version is not None and expected_version != version:
-                    raise stale(table)
-                result, entry = change(table)
-                bumped = db.session.execute(
-                    update(Table).where(Table.id == table.id, Table.version == version)
-                    .values(version=version + 1, updated_at=utcnow()).execution_options(synchronize_session=False))
-                if bumped.rowcount != 1:
-                    continue
+                try:
+                    if expected_version is not None and expected_version != version:
+                        raise stale(table)
+                    result, entry = change(table)
+                except NightShiftError:
+                    repeat = _repeat_after_refusal(table_id, tap)
+                    if repeat is not None:
+                        return repeat  # type: ignore[return-value] - keyed writes return their Entry
+                    raise
+                table.version, table.updated_at = version + 1, utcnow()  # checked: UPDATE ... WHERE version = old
                 entry.written = Action(
                     table_id=table.id, seq=version + 1, seat_id=entry.seat.id if entry.seat else None,
                     actor=entry.actor[:80], type=entry.type[:48], text=entry.text[:LOG_TEXT_MAX],
@@ -267,20 +278,47 @@ def _write(table_id: int, change: Callable[[Table], tuple[T, Entry]], *, expecte
                     idempotency_key=tap.key if tap is not None else None)
                 db.session.add(entry.written)
                 hub.before_commit(db.session, table.code, version + 1)
-                db.session.commit()
-            except (IntegrityError, OperationalError) as error:
-                db.session.rollback()  # a concurrent writer won the row or the lock: try again on fresh state
-                busy = isinstance(error, OperationalError)
+                _commit_keeping(table, entry.written)
+            except StaleDataError:
+                continue  # another process bumped the version between our read and our write: retry on fresh state
+            except IntegrityError:
+                repeat = _repeat_after_refusal(table_id, tap)  # the tap's key was in the log already, or a
+                if repeat is not None:  # concurrent writer took this seq: then try again on fresh state
+                    return repeat  # type: ignore[return-value]
+                continue
+            except OperationalError:
+                db.session.rollback()  # the database is locked or unreachable: try again
+                busy = True
                 continue
             except Exception:
                 db.session.rollback()
                 raise
             hub.after_commit(table.code, version + 1)
-            db.session.refresh(table)
             return result
     if busy:
         raise Unavailable("Night Shift's database is busy or unreachable. Nothing was changed; try again in a moment.")
     raise Conflict("Too many people changed this table at the same moment. Try again.")
+
+
+def _repeat_after_refusal(table_id: int, tap: Tap | None) -> Entry | None:
+    """After a refused or colliding write: the entry this tap's key already wrote, if any (the write is undone)."""
+    db.session.rollback()
+    return _repeat_of(table_id, tap) if tap is not None else None
+
+
+def _commit_keeping(table: Table, written: Action) -> None:
+    """Commit without reading back what was just written: the table, its seats and the new log entry stay as they are
+    in memory (the database now holds exactly that); anything else the change touched is read again if used."""
+    session = db.session()
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = True
+    kept = {id(table), id(written)} | {id(seat) for seat in table.seats}
+    for instance in list(session.identity_map.values()):
+        if id(instance) not in kept:
+            session.expire(instance)
 
 
 def create_table(game: object, raw_options: object, *, from_form: bool = False) -> tuple[Table, str]:
@@ -380,9 +418,9 @@ def join(table: Table, *, key: object, name: object, seat: object = None,
         check_open(fresh)
         _check_unique_name(fresh, clean)
         if spectator:
-            watcher = Seat(table_id=fresh.id, role="spectator", number=None, name="Spectator", colour="",
+            watcher = Seat(role="spectator", number=None, name="Spectator", colour="",
                            player_name=clean, token_hash=codes.token_hash(token), joined_at=utcnow())
-            db.session.add(watcher)
+            fresh.seats.append(watcher)  # in the table's seats, which stay in memory after the commit
             db.session.flush()
             return watcher, Entry("seat.watch", f"{clean} is watching.", clean, watcher)
         target = _free_seat(fresh, seat)
@@ -592,22 +630,29 @@ def _moves_of(table: Table):
     return _entries().where(Action.table_id == table.id, Action.state_before.is_not(None))
 
 
-def _undo_target(table: Table) -> Action | None:
+# Built once, not on every screen's drawing: the log page, and the moves undo and redo would take.
+NO_SEQ_ABOVE = 2**31 - 1
+_LOG_PAGE = (_entries().where(Action.table_id == bindparam("table_id"), Action.seq < bindparam("before"))
+             .order_by(Action.seq.desc()).limit(bindparam("limit")))
+_MOVES = _entries().where(Action.table_id == bindparam("table_id"), Action.state_before.is_not(None))
+_UNDO_TARGET = _MOVES.where(Action.undone.is_(False)).order_by(Action.seq.desc()).limit(1)
+_REDO_TARGET = _MOVES.where(Action.undone.is_(True), Action.seq > bindparam("after")).order_by(Action.seq).limit(1)
+UNREAD = object()  # "the caller hasn't read the undo target yet", as opposed to "there is none" (None)
+
+
+def undo_target(table: Table) -> Action | None:
     """The newest move still in effect."""
-    return db.session.scalar(_moves_of(table).where(Action.undone.is_(False)).order_by(Action.seq.desc()).limit(1))
+    return db.session.scalar(_UNDO_TARGET, {"table_id": table.id})
 
 
 def _redo_target(table: Table, base: Action | None) -> Action | None:
     """The earliest undone move after the newest live one; a new move after an undo ends the redo chain."""
-    query = _moves_of(table).where(Action.undone.is_(True))
-    if base is not None:
-        query = query.where(Action.seq > base.seq)
-    return db.session.scalar(query.order_by(Action.seq).limit(1))
+    return db.session.scalar(_REDO_TARGET, {"table_id": table.id, "after": base.seq if base is not None else 0})
 
 
-def history_controls(table: Table) -> tuple[Action | None, Action | None]:
-    """(what undo would take back, what redo would bring back), for the host's buttons."""
-    base = _undo_target(table)
+def history_controls(table: Table, base: Action | None | object = UNREAD) -> tuple[Action | None, Action | None]:
+    """(what undo would take back, what redo would bring back), for the host's buttons; `base` if already read."""
+    base = undo_target(table) if base is UNREAD else base
     return base, _redo_target(table, base)
 
 
@@ -623,11 +668,12 @@ def _check_own_slip(target: Action, player: Seat) -> None:
                         "take it back.")
 
 
-def own_slip(table: Table, visitor: Visitor | None) -> Action | None:
-    """The move this phone may undo now (its own newest move, nothing later in effect, nothing revealed), if any."""
+def own_slip(table: Table, visitor: Visitor | None, newest: Action | None | object = UNREAD) -> Action | None:
+    """The move this phone may undo now (its own newest move, nothing later in effect, nothing revealed), if any;
+    `newest` is the undo target when the caller has read it already (one read for every screen of a drawing)."""
     if visitor is None or visitor.player is None or table.status == "finished":
         return None
-    target = _undo_target(table)
+    target = undo_target(table) if newest is UNREAD else newest
     if target is None or target.seat_id != visitor.player.id or not target.undoable:
         return None
     return target
@@ -646,7 +692,7 @@ def undo(table: Table, visitor: Visitor | None, *, version: int | None = None,
 
     def change(fresh: Table):
         check_open(fresh)
-        target = _undo_target(fresh)
+        target = undo_target(fresh)
         if target is None:
             raise Conflict("There is nothing to undo yet.")
         if player is not None:
@@ -668,7 +714,7 @@ def redo(table: Table, visitor: Visitor | None, *, version: int | None = None, k
 
     def change(fresh: Table):
         check_open(fresh)
-        target = _redo_target(fresh, _undo_target(fresh))
+        target = _redo_target(fresh, undo_target(fresh))
         if target is None:
             raise Conflict("There is nothing to redo: redo brings back undone moves until a new move is made.")
         fresh.state, target.undone = target.state_after, False
@@ -744,10 +790,8 @@ def logged_draws(table: Table) -> list[dict[str, Any]]:
 
 def log_page(table: Table, *, before: int | None = None, limit: int = 50) -> list[Action]:
     """The log, newest first, `limit` entries older than `before`."""
-    query = _entries().where(Action.table_id == table.id)
-    if before is not None:
-        query = query.where(Action.seq < before)
-    return list(db.session.scalars(query.order_by(Action.seq.desc()).limit(limit)))
+    before = NO_SEQ_ABOVE if before is None else min(before, NO_SEQ_ABOVE)
+    return list(db.session.scalars(_LOG_PAGE, {"table_id": table.id, "before": before, "limit": limit}))
 
 
 def entry_json(entry: Action) -> dict[str, Any]:

@@ -89,6 +89,13 @@
 
   document.addEventListener("input", function (event) { typedInto.add(event.target); });
 
+  // The form a request came from: htmx's element is the form itself, or a button with its own hx-post inside a group's
+  // form (one form for a counter's steps: each button posts its own value).
+  function formOf(elt) {
+    if (!elt) { return null; }
+    return elt.tagName === "FORM" ? elt : (elt.form || null);
+  }
+
   // A pushed region is drawn once for many screens, so its forms carry an empty CSRF field; the page's own token
   // (also sent as a header with every htmx request) fills it as the form leaves, before htmx or the browser read it.
   document.addEventListener("submit", function (event) {
@@ -103,8 +110,8 @@
   // (Cleared here rather than by an out-of-band swap: that would make htmx replace the region instead of morphing
   // it, dropping taps queued on its buttons.)
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var form = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (!form || form.tagName !== "FORM" || !event.detail.xhr || event.detail.xhr.status >= 300) { return; }
+    var form = formOf(event.detail.requestConfig && event.detail.requestConfig.elt);
+    if (!form || !event.detail.xhr || event.detail.xhr.status >= 300) { return; }
     Array.prototype.forEach.call(form.elements, function (field) { typedInto.delete(field); });
     if (form.contains(document.activeElement)) { document.activeElement.blur(); }
     var flash = document.getElementById("flash");
@@ -158,9 +165,9 @@
   }
   document.addEventListener("htmx:beforeSwap", function (event) {
     var config = event.detail.requestConfig;
-    var form = config && config.elt;
+    var form = formOf(config && config.elt);
     var xhr = event.detail.xhr;
-    if (!form || form.tagName !== "FORM" || !form.isConnected || !form.closest("#live") || !xhr) { return; }
+    if (!form || !form.isConnected || !form.closest("#live") || !xhr) { return; }
     if (xhr.status < 400 || xhr.status >= 500) { return; }
     var text = new DOMParser().parseFromString(xhr.responseText || "", "text/html").body.textContent.trim();
     if (!text) { return; }
@@ -241,8 +248,8 @@
   }
 
   function isTap(config) {
-    var form = config && config.elt;
-    return !!form && form.tagName === "FORM" && config.verb === "post" && !!form.closest("#live");
+    var form = formOf(config && config.elt);
+    return !!form && config.verb === "post" && !!form.closest("#live");
   }
 
   function courier() {
@@ -309,7 +316,7 @@
         values[name] = value;
       }
     });
-    var tap = {form: config.elt, path: config.path, values: values, failed: failed, tries: 0, started: Date.now()};
+    var tap = {form: formOf(config.elt), path: config.path, values: values, failed: failed, tries: 0, started: Date.now()};
     outbox.push(tap);
     say(tap, failed ? "Not sent yet, retrying…" : "Waiting to send…");
   }

@@ -68,3 +68,17 @@ def test_host_screen_without_public_url_uses_the_lan_address(tmp_path, database_
     assert table["join_url"] == f"{best.url}/j/{table['code']}?k={table['join_key']}"
     if best.reachable:
         assert not table["join_url"].startswith(("http://127.", "http://localhost"))
+
+
+def test_the_machine_s_addresses_are_read_once_a_minute_not_on_every_host_reply(monkeypatch):
+    reads = []
+    monkeypatch.setattr(lan, "_read", None)
+    monkeypatch.setattr(lan.psutil, "net_if_addrs", lambda: reads.append(1) or INTERFACES)
+    monkeypatch.setattr(lan.psutil, "net_if_stats", lambda: STATS)
+    first = lan.candidates()
+    assert lan.candidates() == first and len(reads) == 1
+    first.clear()  # a caller changing its list doesn't change the next caller's
+    assert lan.candidates() and len(reads) == 1
+    monkeypatch.setattr(lan, "READ_EVERY", -1.0)  # a minute later: read again (a laptop may have changed Wi-Fi)
+    lan.candidates()
+    assert len(reads) == 2

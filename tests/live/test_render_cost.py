@@ -1,0 +1,110 @@
+"""What drawing a table costs (issue 16): one form per group of controls, URLs built once, queries that don't grow
+with the number of screens."""
+
+import re
+
+from werkzeug.routing import MapAdapter
+
+from app.extensions import db
+from app.live import screens
+from tests.conftest import act_via_api, bearer, create_via_api, csrf_token, join_via_api, page_text
+from tests.tables.test_statements import statements
+
+COUNTERS = "Doom, shared, 0, 9, 0\nSanity, each, 0, 9, 5"
+
+
+def seated_table(client, players=6):
+    table = create_via_api(client, "tracker", {"players": players, "counters": COUNTERS})
+    table["seats"] = [join_via_api(client, table, f"P{number}") for number in range(1, players + 1)]
+    act_via_api(client, table, table["seats"][0]["seat_token"], {"type": "adjust", "counter": "doom", "by": 1})
+    return table
+
+
+def phone_region(client, table) -> str:
+    response = client.get(f"/t/{table['code']}/live", headers=bearer(table["seats"][0]["seat_token"]))
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def test_a_counter_s_steps_and_the_dice_tray_are_one_form_each(client):
+    region = phone_region(client, seated_table(client))
+    groups = re.findall(r'<div class="counter-buttons">\s*(.*?)</div>', region, re.S)
+    assert groups, region
+    for group in groups:
+        assert group.count("<form") == 1 and group.count('name="by"') >= 2, group
+    tray = re.search(r'<div class="dice-tray">(.*?)</div>', region, re.S).group(1)
+    assert tray.count("<form") == 1 and tray.count('name="dice"') >= 2, tray
+    assert region.count("<form") < region.count("<button"), "one form per group of buttons, not one per button"
+
+
+def test_a_step_button_moves_the_counter_it_sits_under(client, phone):
+    """The tapped button's name=value is the move's `by`, sent with the group's fields, as a browser sends it."""
+    table = create_via_api(client, "tracker", {"players": 2, "counters": COUNTERS})
+    code = table["code"]
+    token = csrf_token(phone, f"/j/{code}?k={table['join_key']}")
+    assert phone.post(f"/j/{code}", data={"csrf_token": token, "k": table["join_key"], "name": "Di"}).status_code == 303
+    page = phone.get(f"/t/{code}/seats/1").get_data(as_text=True)
+    form = re.search(r'<div class="counter-buttons">\s*(<form.*?</form>)', page, re.S).group(1)
+    hidden = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form))
+    plus = re.search(r'<button type="submit" name="by" value="(\d+)"[^>]*aria-label="Add 1 to Sanity"', form)
+    assert plus and "by" not in hidden and hidden["csrf_token"], form
+    action = re.search(r'action="([^"]+)"', form).group(1).replace("&amp;", "&")
+    sent = phone.post(action, data=hidden | {"by": plus.group(1)}, headers={"HX-Request": "true"})
+    assert sent.status_code == 200, sent.get_data(as_text=True)
+    assert "Sanity 5 → 6" in page_text(sent)
+
+
+def test_a_region_builds_each_url_once(client, monkeypatch):
+    table = seated_table(client)
+    built = []
+    real = MapAdapter.build
+
+    def counted(adapter, endpoint, values=None, *args, **options):
+        built.append((endpoint, sorted((values or {}).items())))
+        return real(adapter, endpoint, values, *args, **options)
+
+    monkeypatch.setattr(MapAdapter, "build", counted)
+    region = phone_region(client, table)
+    assert len(built) == len({repr(call) for call in built}), built  # none twice
+    assert len(built) < region.count("<form") + 4  # a handful, not two per button
+
+
+def test_drawing_every_screen_costs_the_same_queries_as_drawing_one(app, client):
+    """Table with seats, the log page, the undo and redo targets: read once for the host and six phones."""
+    table = seated_table(client)
+    environ = screens.drawing_environ({"wsgi.url_scheme": "http", "HTTP_HOST": "localhost", "SERVER_NAME": "localhost",
+                                       "SERVER_PORT": "80"})
+    every = {("host", None)} | {("seat", number) for number in range(1, 7)}
+    with statements(app) as all_screens:
+        picture = screens.draw(app, environ, table["code"], every)
+    with statements(app) as one_phone:
+        screens.draw(app, environ, table["code"], {("seat", 1)})
+    assert set(picture.regions) == every
+    assert len(all_screens) <= 4, "\n".join(all_screens)
+    assert len(one_phone) <= len(all_screens)
+    with app.app_context():
+        db.session.remove()
+
+
+def test_the_seat_list_and_log_are_rendered_once_for_every_phone_and_the_host_keeps_its_controls(app, client,
+                                                                                                  monkeypatch):
+    from app.tables import play
+
+    table = seated_table(client)
+    act_via_api(client, table, table["host_token"], {"type": "next-round"})  # a move older than the newest: jumpable
+    tails = []
+    real = play.render_template
+    monkeypatch.setattr(play, "render_template", lambda name, **context: tails.append(name) or real(name, **context))
+    environ = screens.drawing_environ({"wsgi.url_scheme": "http", "HTTP_HOST": "localhost", "SERVER_NAME": "localhost",
+                                       "SERVER_PORT": "80"})
+    every = {("host", None)} | {("seat", number) for number in range(1, 7)}
+    picture = screens.draw(app, environ, table["code"], every)
+    assert tails.count("tables/_tail.html") == 1
+    phones = [picture.regions[("seat", number)] for number in range(1, 7)]
+    for region in phones:
+        tail = region[region.index('<section id="seats"'):]
+        assert tail == phones[0][phones[0].index('<section id="seats"'):] and "Back to here" not in tail
+    host = picture.regions[("host", None)]
+    assert "Back to here" in host and "Play for" in host  # the host's own tail: jump and seat controls
+    with app.app_context():
+        db.session.remove()
