@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import IN_CI
+from tests.conftest import IN_CI, POSTGRES_URL
 from tests.server import running_server
 
 CHROMIUM = os.environ.get("NIGHTSHIFT_CHROMIUM", "/usr/bin/chromium")
@@ -18,6 +18,22 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 HOST = {"viewport": {"width": 1280, "height": 800}}
+
+
+# What a browser sees depends on the database only where a page waits on it live: these files run on PostgreSQL too
+# (CI runs every file on SQLite). The other pages and boards render the same rows either way, and running them twice
+# would double the suite's longest part.
+ON_BOTH_DATABASES = {"test_live_table.py", "test_retry.py", "test_join_by_qr.py", "test_table_at_night.py"}
+
+
+def pytest_collection_modifyitems(config, items):
+    if not POSTGRES_URL:
+        return
+    same = pytest.mark.skip(reason="the same page on either database: CI runs it on SQLite")
+    for item in items:
+        path = Path(str(item.fspath))
+        if path.parent.name == "browser" and path.name not in ON_BOTH_DATABASES:
+            item.add_marker(same)
 
 
 def _missing(reason: str):

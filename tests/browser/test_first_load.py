@@ -50,13 +50,10 @@ class Wire:
 
 
 @pytest.mark.parametrize("slug", list(REGISTRY))
-def test_a_phone_joins_in_8_requests_and_60_kb_and_a_reload_sends_only_the_page(live_server, screens, slug, capsys,
-                                                                                 database_url):
-    """Every game's seat page; on PostgreSQL only the tracker's: the bytes a phone gets don't depend on the database."""
+def test_a_phone_joins_in_8_requests_and_60_kb_and_a_reload_sends_only_the_page(live_server, screens, slug, capsys):
+    """Every game's seat page (on SQLite: the bytes a phone gets don't depend on the database)."""
     from playwright.sync_api import expect
 
-    if database_url.startswith("postgresql") and slug != "tracker":
-        pytest.skip("the same pages as on SQLite")
     host = screens(HOST)
     join_url = new_table(host, live_server, slug)
     phone = screens(PHONE)
