@@ -18,6 +18,17 @@ IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 POSTGRES_URL = os.environ.get("NIGHTSHIFT_TEST_DATABASE_URL", "")
 
 
+def pytest_collection_modifyitems(config, items):
+    """On PostgreSQL, run what touches a database: a test that never asks for one (pure rules, dice, docs) ran
+    already on SQLite and would only repeat itself."""
+    if not POSTGRES_URL:
+        return
+    same = pytest.mark.skip(reason="touches no database: CI runs it on SQLite")
+    for item in items:
+        if "database_url" not in getattr(item, "fixturenames", ()) and "postgres" not in item.keywords:
+            item.add_marker(same)
+
+
 def reset_postgres(url: str) -> None:
     """An empty public schema, so every test starts from the first migration."""
     engine = create_engine(normalise_url(url))
