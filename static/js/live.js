@@ -272,7 +272,16 @@
       tap.status = document.createElement("span");
       tap.status.className = "tap-status";
       tap.status.setAttribute("role", "status");
-      if (spot) { spot.insertAdjacentElement("afterend", tap.status); } else {
+      if (spot) {
+        // A finished tap's "Sent" beside the same control makes way for this one: one word per control, never two.
+        var earlier = spot.nextElementSibling;
+        while (earlier && earlier.classList.contains("tap-status")) {
+          var after = earlier.nextElementSibling;
+          if (earlier.classList.contains("tap-done")) { earlier.remove(); }
+          earlier = after;
+        }
+        spot.insertAdjacentElement("afterend", tap.status);
+      } else {
         var flash = document.getElementById("flash");
         if (flash) { flash.appendChild(tap.status); }
       }
@@ -303,6 +312,7 @@
     if (!text) { tap.status.remove(); return; }
     tap.status.textContent = text;
     tap.status.classList.remove("tap-stuck");
+    tap.status.classList.add("tap-done");
     var status = tap.status;
     setTimeout(function () { status.remove(); }, 3000);
   }

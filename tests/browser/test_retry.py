@@ -74,3 +74,37 @@ def test_a_tap_whose_answer_is_lost_and_a_tap_sent_offline_each_count_once(live_
 
     log = html.unescape(host.context.request.get(f"{live_server}/t/{code}/log").text())  # the host's cookie
     assert re.findall(r"Doom \d+ → \d+", log) == ["Doom 2 → 3", "Doom 1 → 2", "Doom 0 → 1"]  # once each
+
+
+def test_a_tap_a_proxy_answers_502_503_or_504_is_sent_again_and_counts_once(live_server, screens):
+    """A proxy or a busy database saying "not now" applied nothing: the phone says so, sends the same tap again with
+    the same key, and the move lands once."""
+    from playwright.sync_api import expect
+
+    host = screens(HOST)
+    join_url = new_table(host, live_server, "tracker", {"Players": "1", "Counters": "Doom, shared, 0, 50, 0"})
+    phone = screens(PHONE)
+    join(phone, join_url, "Ann")
+    expect(phone.locator(".live-status .live-on")).to_be_visible()
+    doom = phone.locator(".counter-card", has_text="Doom").locator(".counter-value")
+    statuses, answered, keys = iter([502, 503, 504]), [], []
+
+    def not_now_first(route):
+        """Each tap's first send gets the next status, without reaching the server; its second goes through."""
+        if route.request.method != "POST":
+            return route.continue_()
+        keys.append(re.search(r"idempotency_key=([^&]+)", route.request.post_data or "").group(1))
+        if len(keys) % 2:
+            answered.append(next(statuses))
+            return route.fulfill(status=answered[-1], body="Not now", content_type="text/plain")
+        return route.continue_()
+
+    phone.route("**/act*", not_now_first)
+    for taps in (1, 2, 3):
+        phone.get_by_role("button", name="Add 1 to Doom").click()
+        expect(phone.locator(".tap-status")).to_have_text("Sent", timeout=10_000)
+        expect(doom).to_have_text(str(taps))
+    assert answered == [502, 503, 504]
+    assert keys[0::2] == keys[1::2]  # each resend carried its tap's own key
+    assert len(set(keys)) == 3
+    assert screens.problems == [] or all("50" in problem for problem in screens.problems), screens.problems
