@@ -46,19 +46,23 @@ def database_url(tmp_path) -> str:
     return f"sqlite:///{tmp_path / 'nightshift-test.sqlite3'}"
 
 
-@pytest.fixture
-def app(tmp_path, database_url):
-    app = create_app({
-        "TESTING": True,
-        "INSTANCE_PATH": tmp_path / "instance",
-        "SQLALCHEMY_DATABASE_URI": database_url,
-        "PUBLIC_URL": "http://192.168.1.50:8000",
-    })
+def test_app(tmp_path, database_url, **config):
+    """An app on the test database, migrated; yields it and closes its connections after (a generator for fixtures)."""
+    app = create_app({"TESTING": True, "INSTANCE_PATH": tmp_path / "instance", "SQLALCHEMY_DATABASE_URI": database_url,
+                      "PUBLIC_URL": "http://192.168.1.50:8000", **config})
     upgrade_database(app)
     yield app
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+test_app.__test__ = False  # a helper, not a test
+
+
+@pytest.fixture
+def app(tmp_path, database_url):
+    yield from test_app(tmp_path, database_url)
 
 
 @pytest.fixture

@@ -15,11 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app import create_app
-from app.database import upgrade_database
-from app.extensions import db
 from app.games import REGISTRY
-from tests.conftest import IN_CI, POSTGRES_URL, snapshot
+from tests.conftest import IN_CI, POSTGRES_URL, snapshot, test_app
 from tests.test_permissions import declared_moves
 
 EXAMPLES = int(os.environ.get("NIGHTSHIFT_FUZZ_EXAMPLES") or (100 if POSTGRES_URL else 200))
@@ -49,13 +46,7 @@ raw_bodies = st.one_of(
 
 @pytest.fixture
 def fuzz_app(tmp_path, database_url):
-    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "INSTANCE_PATH": tmp_path / "instance",
-                      "SQLALCHEMY_DATABASE_URI": database_url, "PUBLIC_URL": "http://192.168.1.50:8000"})
-    upgrade_database(app)
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    yield from test_app(tmp_path, database_url, WTF_CSRF_ENABLED=False)
     print(f"\nfuzz: {TALLY['requests']} requests, {TALLY['5xx']} answered 5xx")
 
 

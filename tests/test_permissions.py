@@ -12,11 +12,10 @@ import secrets
 
 import pytest
 
-from app import create_app
-from app.database import upgrade_database
 from app.extensions import db
 from app.games import REGISTRY
 from app.models import Action, Seat, Table
+from tests.conftest import test_app
 
 IDENTITIES = ("anonymous", "spectator", "another seat", "own seat", "host", "host of another table",
               "freed seat's old token", "forged token", "ended table's host")
@@ -137,13 +136,7 @@ def declared_moves(rules) -> dict[str, tuple[str, ...]]:
 
 @pytest.fixture
 def matrix_app(tmp_path, database_url):
-    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "INSTANCE_PATH": tmp_path / "instance",
-                      "SQLALCHEMY_DATABASE_URI": database_url, "PUBLIC_URL": "http://192.168.1.50:8000"})
-    upgrade_database(app)
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    yield from test_app(tmp_path, database_url, WTF_CSRF_ENABLED=False)
 
 
 def api(client, method, url, token=None, body=None):

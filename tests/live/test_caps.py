@@ -121,18 +121,9 @@ def test_a_freed_seats_stream_closes_at_once_and_its_presence_clears(tmp_path, d
 
 def test_a_seat_freed_through_another_worker_closes_its_stream_at_the_next_change(tmp_path):
     """With PostgreSQL the host may free a seat through one process while its phone listens on another."""
-    from tests.conftest import IN_CI, reset_postgres
-    from tests.live.test_events import POSTGRES_FOR_TWO_PROCESSES, postgres_available
+    from tests.live.test_events import two_servers_on_postgres
 
-    if not postgres_available():
-        if IN_CI:
-            pytest.fail("CI must have PostgreSQL at 127.0.0.1:5432 for the two-process live test")
-        pytest.skip("no PostgreSQL at 127.0.0.1:5432")
-    reset_postgres(POSTGRES_FOR_TWO_PROCESSES)
-    for name in ("a", "b"):
-        (tmp_path / name).mkdir()
-    with running_server(tmp_path / "a" / "instance", POSTGRES_FOR_TWO_PROCESSES) as first, \
-            running_server(tmp_path / "b" / "instance", POSTGRES_FOR_TWO_PROCESSES) as second:
+    with two_servers_on_postgres(tmp_path) as (first, second):
         table = tracker_table(first)
         with EventStream(f"{second}/t/{table['code']}/events?v={table['version']}", table["tokens"][1]) as phone:
             time.sleep(0.5)  # the second process's LISTEN connection is up

@@ -1,5 +1,6 @@
 """Live updates against the real server: signals on change, catch-up on reconnect, presence, and who may listen."""
 
+import contextlib
 import json
 import os
 import time
@@ -104,8 +105,9 @@ def postgres_available() -> bool:
         return False
 
 
-def test_two_server_processes_on_postgres_share_live_updates(tmp_path):
-    """An action sent to one server process reaches an SSE client of another, through LISTEN/NOTIFY."""
+@contextlib.contextmanager
+def two_servers_on_postgres(tmp_path):
+    """Two server processes on one fresh PostgreSQL database (CI must have it; elsewhere the test skips)."""
     if not postgres_available():
         if IN_CI:
             pytest.fail("CI must have PostgreSQL at 127.0.0.1:5432 for the two-process live test")
@@ -117,6 +119,12 @@ def test_two_server_processes_on_postgres_share_live_updates(tmp_path):
         (tmp_path / name).mkdir()
     with running_server(tmp_path / "a" / "instance", POSTGRES_FOR_TWO_PROCESSES) as first, \
             running_server(tmp_path / "b" / "instance", POSTGRES_FOR_TWO_PROCESSES) as second:
+        yield first, second
+
+
+def test_two_server_processes_on_postgres_share_live_updates(tmp_path):
+    """An action sent to one server process reaches an SSE client of another, through LISTEN/NOTIFY."""
+    with two_servers_on_postgres(tmp_path) as (first, second):
         table = tracker_table(first)
         with EventStream(f"{second}/t/{table['code']}/events?v={table['version']}", table["tokens"][1]) as stream:
             time.sleep(0.5)  # the second process's LISTEN connection is up before the move
