@@ -140,6 +140,12 @@ def init_screens(app: Flask) -> None:
     app.context_processor(lambda: {"csrf_token": remembered_csrf_token})  # included templates see the context
     app.jinja_env.globals["url_for"] = remembered_url
     app.jinja_env.globals["stream_url"] = stream_url
+    from types import SimpleNamespace
+
+    from ..tables.forms import FORMS
+
+    app.jinja_env.globals["forms"] = SimpleNamespace(**FORMS)
+    app.jinja_env.globals["tap_key"] = FORMS["tap_key"]
 
 
 def beat_seconds() -> float:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from flask import Blueprint, Response, g, redirect, render_template, request, url_for
@@ -35,12 +34,6 @@ def _seat_for(table: Table, visitor: service.Visitor):
         return visitor.player
     wanted = whole_or_none(request.values.get("seat", ""), minimum=1)
     return service.seat_by_number(table, wanted) if wanted is not None else None
-
-
-@bp.app_template_global("tap_key")
-def tap_key() -> str:
-    """A fresh key for one form's tap: a browser resending that very post (no JavaScript) is counted once."""
-    return secrets.token_urlsafe(18)
 
 
 BOARD_LOG = 4  # lines of the log the TV shows: the latest rolls, readable from across the room
