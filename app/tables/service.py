@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from flask import current_app
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import bindparam, func, inspect, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import defer, joinedload, with_expression
 from sqlalchemy.orm.exc import StaleDataError
@@ -235,7 +235,7 @@ def stale(table: Table) -> Conflict:
                     "nothing was done. Look again and retry.", version=table.version)
 
 
-def _write(table_id: int, change: Callable[[Table], tuple[T, Entry]], *, expected_version: int | None = None,
+def _write(loaded: Table, change: Callable[[Table], tuple[T, Entry]], *, expected_version: int | None = None,
            tap: Tap | None = None, attempts: int = 12) -> T:
     """The one write path: lock the table, check and change, log, bump the version, commit, then tell every screen.
 
@@ -245,18 +245,25 @@ def _write(table_id: int, change: Callable[[Table], tuple[T, Entry]], *, expecte
     database exactly as it was. A `tap` whose key is already in the log changes nothing and returns that entry (its
     `written.replayed` is True): a resent tap counts once, even across restarts. The log's unique (table, key) finds
     a repeat, so a new tap costs no lookup; only a refused or colliding write looks for the earlier one.
-    A move is four statements (tests/tables/test_statements.py): the caller's read of the table and its seats, the
-    locked read, the table's one UPDATE and the log's INSERT; nothing is read back after the commit.
+    The first attempt is optimistic: it changes the table as the caller `loaded` it (with its seats), and the checked
+    UPDATE proves nobody wrote in between; a refusal, a lost race or a busy database tries again on a locked, fresh
+    read, so nothing is ever refused on a stale picture. A move is three statements (tests/tables/test_statements.py):
+    the caller's read of the table and its seats, the table's one UPDATE and the log's INSERT; nothing is read back
+    after the commit.
     """
     busy = False
     hub = broker()
+    table_id = loaded.id
     with _table_lock(table_id):
         for attempt in range(attempts):
-            db.session.rollback()
-            if attempt:
+            optimistic = attempt == 0 and loaded in db.session and not inspect(loaded).expired_attributes
+            if not optimistic:
+                db.session.rollback()
+            if attempt > 1:
                 time.sleep(random.uniform(0, 0.01 * attempt))  # another process won: let it finish
             try:
-                table = db.session.execute(_LOCKED, {"id": table_id}).unique().scalar_one_or_none()
+                table = loaded if optimistic else (
+                    db.session.execute(_LOCKED, {"id": table_id}).unique().scalar_one_or_none())
                 if table is None:
                     raise NotFound("This table was deleted a moment ago; nothing was done.")
                 version = table.version
@@ -265,6 +272,8 @@ def _write(table_id: int, change: Callable[[Table], tuple[T, Entry]], *, expecte
                         raise stale(table)
                     result, entry = change(table)
                 except NightShiftError:
+                    if optimistic:
+                        continue  # decide a refusal on the locked, fresh table
                     repeat = _repeat_after_refusal(table_id, tap)
                     if repeat is not None:
                         return repeat  # type: ignore[return-value] - keyed writes return their Entry
@@ -403,7 +412,7 @@ def play_again(table: Table, visitor: Visitor | None) -> Table:
                                               "same seats. This table stays here to look back on.", "Host",
                                payload={"code": upcoming.code})
 
-    return _write(table.id, change)
+    return _write(table, change)
 
 
 def join(table: Table, *, key: object, name: object, seat: object = None,
@@ -432,7 +441,7 @@ def join(table: Table, *, key: object, name: object, seat: object = None,
             raise Conflict(f"{target.name} was just taken by someone else. Pick another seat.")
         return target, Entry("seat.join", f"{clean} sat down as {target.name}.", clean, target)
 
-    taken_seat = _write(table.id, change)
+    taken_seat = _write(table, change)
     db.session.refresh(taken_seat)
     return taken_seat, token
 
@@ -466,7 +475,7 @@ def host_seats_player(table: Table, visitor: Visitor | None, number: object, nam
         target.player_name, target.token_hash, target.joined_at = clean, None, utcnow()
         return target, Entry("seat.host", f"The host seated {clean} as {target.name}.", "Host", target)
 
-    return _write(table.id, change)
+    return _write(table, change)
 
 
 def free_seat(table: Table, visitor: Visitor | None, number: object) -> Seat:
@@ -483,7 +492,7 @@ def free_seat(table: Table, visitor: Visitor | None, number: object) -> Seat:
         target.player_name, target.token_hash, target.joined_at, target.last_seen_at = None, None, None, None
         return target, Entry("seat.free", f"The host freed {target.name} ({who}).", "Host", target)
 
-    freed = _write(table.id, change)
+    freed = _write(table, change)
     stream_caps().close_token(seat_token(freed.id))  # its phone stops hearing the table now, not at a reconnect
     return freed
 
@@ -500,7 +509,7 @@ def end_table(table: Table, visitor: Visitor | None) -> Table:
         return fresh, Entry("table.end", "The host ended the game. The dice seed is revealed: anyone at the table "
                                          "can now check every roll.", "Host")
 
-    return _write(table.id, change)
+    return _write(table, change)
 
 
 # ---- game moves: the rules decide, the log remembers, undo restores ------------------------------------------
@@ -616,7 +625,7 @@ def apply_action(table: Table, visitor: Visitor | None, action: object, *, versi
         return entry, entry
 
     tap = Tap(key, action["type"], action) if key else None
-    return _write(table.id, change, expected_version=version, tap=tap).written
+    return _write(table, change, expected_version=version, tap=tap).written
 
 
 def _entries():
@@ -705,7 +714,7 @@ def undo(table: Table, visitor: Visitor | None, *, version: int | None = None,
                       payload={"seq": target.seq})
         return entry, entry
 
-    return _write(table.id, change, expected_version=version, tap=Tap(key, "undo") if key else None).written
+    return _write(table, change, expected_version=version, tap=Tap(key, "undo") if key else None).written
 
 
 def redo(table: Table, visitor: Visitor | None, *, version: int | None = None, key: str | None = None) -> Action:
@@ -722,7 +731,7 @@ def redo(table: Table, visitor: Visitor | None, *, version: int | None = None, k
         entry = Entry("redo", f"Host redid #{target.seq}: {target.text}", "Host", payload={"seq": target.seq})
         return entry, entry
 
-    return _write(table.id, change, expected_version=version, tap=Tap(key, "redo") if key else None).written
+    return _write(table, change, expected_version=version, tap=Tap(key, "redo") if key else None).written
 
 
 def jump_back(table: Table, visitor: Visitor | None, seq: object, *, version: int | None = None,
@@ -753,7 +762,7 @@ def jump_back(table: Table, visitor: Visitor | None, seq: object, *, version: in
         return entry, entry
 
     tap = Tap(key, "jump", {"seq": seq}) if key else None
-    return _write(table.id, change, expected_version=version, tap=tap).written
+    return _write(table, change, expected_version=version, tap=tap).written
 
 
 def show_join_qr(table: Table, visitor: Visitor | None, show: bool) -> Action:
@@ -768,7 +777,7 @@ def show_join_qr(table: Table, visitor: Visitor | None, show: bool) -> Action:
         entry = Entry("board.qr", text, "Host", payload={"show": show})
         return entry, entry
 
-    return _write(table.id, change).written
+    return _write(table, change).written
 
 
 def join_qr_requested(table: Table) -> bool:
