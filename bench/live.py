@@ -733,6 +733,20 @@ async def run(args, ports: list[int], pids: list[int]) -> dict:
         if args.actions and not any(table.counters for table in bench.tables):
             print("note: no counters in view.counters; moves will all be dice rolls", flush=True)
 
+        # 1b. the write path alone: a burst before any screen is open, as the bare write has none (the issue's
+        # throughput goal; the burst in 5. has every stream open, so it also pays for every screen's drawing)
+        result["write_burst"] = {}
+        if args.burst:
+            print(f"write burst: {args.concurrency} clients, no screen open, for {args.burst:.0f} s ...", flush=True)
+            before = machine.sample()
+            done = await bench.burst(args.burst, args.concurrency)
+            phase = Machine.since(before, machine.sample())
+            for table in bench.tables:
+                table.pending.clear()  # nobody watches yet: the screens load the newest version below
+            result["write_burst"] = {"moves": done, "per_s": round(done / phase["wall_s"], 1),
+                                     "cpu_ms_per_move": round(1000 * phase["server_cpu_s"] / done, 2) if done else None,
+                                     "machine": phase}
+
         # 2. each screen loads its page, then opens its event stream
         sem = asyncio.Semaphore(64)
 
@@ -847,10 +861,15 @@ def goals(result: dict, bare: dict | None) -> list[tuple[str, bool | None]]:
         x = ratio(result["cpu_ms_per_move"], bare["cpu_ms"])
         out.append((f"server CPU per move {result['cpu_ms_per_move']} ms = {x}x a bare write's {bare['cpu_ms']} ms "
                     f"(goal <= {GOAL_CPU_PER_MOVE_X_BARE:.0f}x)", x is not None and x <= GOAL_CPU_PER_MOVE_X_BARE))
-        if result["burst"]:
-            share = ratio(result["burst"]["per_s"], bare["per_s"])
-            out.append((f"burst {result['burst']['per_s']} moves/s = {share} of the bare write's {bare['per_s']}/s "
+        if result.get("write_burst"):
+            w = result["write_burst"]
+            share = ratio(w["per_s"], bare["per_s"])
+            out.append((f"write burst {w['per_s']} moves/s = {share} of the bare write's {bare['per_s']}/s "
                         f"(goal >= {GOAL_THROUGHPUT_SHARE})", share is not None and share >= GOAL_THROUGHPUT_SHARE))
+        if result["burst"]:  # not a goal of the issue: every screen's drawing is in this one
+            share = ratio(result["burst"]["per_s"], bare["per_s"])
+            out.append((f"burst with every screen open {result['burst']['per_s']} moves/s = {share} of the bare "
+                        f"write's (no goal)", None))
     x = ratio(p["p95"], h["p95"])
     out.append((f"propagation p95 {p['p95']} ms (goal <= {GOAL_PROPAGATION_P95_MS:.0f} ms) = {x}x healthz p95 "
                 f"(goal <= {GOAL_PROPAGATION_X_HEALTHZ:.0f}x)",
@@ -897,10 +916,10 @@ def report(args, result: dict, bare: dict | None, worker: str, database: str, tr
         f"over {result['moves_sent'] - result['moves_failed']} moves)",
         f"            machine: {machine(load)}",
     ]
-    if result["burst"]:
-        b = result["burst"]
-        lines.append(f"burst       {b['moves']} moves, {b['per_s']}/s, {b['cpu_ms_per_move']} ms server CPU per move; "
-                     f"machine: {machine(b['machine'])}")
+    for label, b in (("write burst", result.get("write_burst")), ("burst      ", result["burst"])):
+        if b:
+            lines.append(f"{label} {b['moves']} moves, {b['per_s']}/s, {b['cpu_ms_per_move']} ms server CPU per "
+                         f"move; machine: {machine(b['machine'])}")
     lines += [
         f"memory      RSS {result['rss_idle_streams_mb']} MB idle with streams, {result['rss_end_mb']} MB at the end",
         f"client      event-loop lag {fmt(result['client_loop_lag_ms'])}",
@@ -914,7 +933,8 @@ def report(args, result: dict, bare: dict | None, worker: str, database: str, tr
         lines.append(f"server log: {len(trouble)} warning/error lines, first ones:")
         lines.extend(f"  {line[:200]}" for line in trouble[:8])
     judged = goals(result, bare)
-    lines += [f"GOAL {'PASS' if met else 'FAIL'}  {sentence}" for sentence, met in judged]
+    lines += [f"GOAL {'PASS' if met else 'FAIL'}  {sentence}" if met is not None else f"NOTE       {sentence}"
+              for sentence, met in judged]
     print("\n".join(lines))
     compact = {k: v for k, v in result.items() if k not in ("move_failures", "stream_drop_samples")}
     compact |= {"tables": args.tables, "phones": args.phones, "host_screen": args.host_screen, "actions": args.actions,

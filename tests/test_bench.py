@@ -32,5 +32,6 @@ def test_the_live_benchmark_runs_end_to_end_with_small_numbers():
     assert result["moves_sent"] == 6 and result["moves_lost"] == 0
     assert result["events"]["live"] >= 6 * 3  # every move pushed to each of a table's three screens
     assert result["cpu_ms_per_move"] > 0 and result["bare"]["cpu_ms"] > 0 and result["burst"]["moves"] > 0
+    assert result["write_burst"]["moves"] > 0 and result["write_burst"]["cpu_ms_per_move"] > 0
     assert "others_cpu_pct" in result["load"] and "loadavg_1m" in result["load"]
     assert any(line.startswith("GOAL") for line in run.stdout.splitlines())
