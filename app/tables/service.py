@@ -284,8 +284,10 @@ def _write(loaded: Table, change: Callable[[Table], tuple[T, Entry]], *, expecte
                     actor=entry.actor[:80], type=entry.type[:48], text=entry.text[:LOG_TEXT_MAX],
                     payload=entry.payload, result=entry.result, state_before=entry.state_before,
                     state_after=entry.state_after, dice=entry.dice, undoable=entry.undoable,
-                    idempotency_key=tap.key if tap is not None else None)
-                db.session.add(entry.written)
+                    idempotency_key=tap.key if tap is not None else None, undone=False, created_at=utcnow())
+                # One INSERT, not the ORM's unit of work: the entry is written once and never changed in this
+                # request, so it stays a plain object (the session flushes the table's UPDATE first, as before).
+                db.session.execute(_LOG_INSERT, _row(entry.written))
                 hub.before_commit(db.session, table.code, version + 1)
                 _commit_keeping(table, entry.written)
             except StaleDataError:
@@ -307,6 +309,14 @@ def _write(loaded: Table, change: Callable[[Table], tuple[T, Entry]], *, expecte
     if busy:
         raise Unavailable("Night Shift's database is busy or unreachable. Nothing was changed; try again in a moment.")
     raise Conflict("Too many people changed this table at the same moment. Try again.")
+
+
+_LOG_INSERT = Action.__table__.insert()
+_LOG_COLUMNS = [column.key for column in Action.__table__.columns if column.key != "id"]
+
+
+def _row(written: Action) -> dict[str, Any]:
+    return {key: getattr(written, key) for key in _LOG_COLUMNS}
 
 
 def _repeat_after_refusal(table_id: int, tap: Tap | None) -> Entry | None:
