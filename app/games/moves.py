@@ -405,6 +405,13 @@ class Offers:
         return next((offer for offer in self.offered if offer["type"] == type
                      and all(offer.get(key) == value for key, value in fields.items())), None)
 
+    def fingerprint(self, *types: str, **fields: Any) -> tuple:
+        """The offered moves of these types whose fields are these, as a key: screens offered the same moves may share
+        a fragment drawn once (`once` in app/live/screens.py)."""
+        return bool(self.offered), tuple(
+            tuple(sorted(offer.items(), key=lambda item: item[0])) for offer in self.offered
+            if offer["type"] in types and all(offer.get(key) == value for key, value in fields.items()))
+
     def all(self, type: str) -> list[dict[str, Any]]:
         return [offer for offer in self.offered if offer["type"] == type]
 

@@ -8,6 +8,7 @@ screen adds a kind and a way to draw it; the broker neither knows nor cares what
 from __future__ import annotations
 
 import io
+import re
 import time
 
 from flask import Flask, current_app, g, has_request_context, request, url_for
@@ -97,7 +98,7 @@ def draw(app: Flask, environ: dict, code: str, kinds: set[Kind]) -> Picture:
                 screen = "board" if kind[0] == "board" else "page"
                 context = live_context(table, _visitor_for(kind, table), _seat_shown(kind, table), screen, shared)
                 template = "tables/_board_live.html" if screen == "board" else "tables/_live.html"
-                picture.regions[kind] = render_template(template, **context).strip()
+                picture.regions[kind] = fresh_tap_keys(render_template(template, **context).strip())
             return picture
         finally:
             db.session.remove()
@@ -134,12 +135,43 @@ def remembered_csrf_token() -> str:
     return token
 
 
+TAP_MARK = "~tap-key~"  # where a tap key goes in a drawing for many screens: each region gets fresh ones
+_TAP_MARK = re.compile(re.escape(TAP_MARK))
+
+
+def fresh_tap_keys(html: str) -> str:
+    """Every form of a drawn region gets its own tap key, even in a fragment drawn once for many screens (a
+    browser without JavaScript resends the key its form carries, and two phones must never send the same one)."""
+    from ..tables.forms import tap_key
+
+    return _TAP_MARK.sub(lambda _: tap_key(), html)
+
+
+def once(*key, caller) -> str:
+    """A fragment drawn once per drawing for every screen that passes the same key (`{% call once(...) %}`).
+
+    The key must name everything the fragment reads that differs between the screens of one table at one version
+    (who is looking, what they are offered); outside a drawing for many screens it is drawn every time.
+    """
+    if not g.get("drawing_for_many"):
+        return caller()
+    fragments = g.setdefault("fragments", {})
+    try:
+        drawn = fragments.get(key)
+    except TypeError:  # an unhashable key: draw it every time
+        return caller()
+    if drawn is None:
+        drawn = fragments[key] = caller()
+    return drawn
+
+
 def init_screens(app: Flask) -> None:
     """Templates get the shared-render CSRF token, URLs built once, and the stream URL helper."""
     app.jinja_env.globals["csrf_token"] = remembered_csrf_token  # macros imported without context see globals
     app.context_processor(lambda: {"csrf_token": remembered_csrf_token})  # included templates see the context
     app.jinja_env.globals["url_for"] = remembered_url
     app.jinja_env.globals["stream_url"] = stream_url
+    app.jinja_env.globals["once"] = once
     from types import SimpleNamespace
 
     from ..tables.forms import FORMS

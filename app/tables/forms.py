@@ -12,9 +12,10 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from flask import g
 from markupsafe import Markup, escape
 
-from ..live.screens import remembered_csrf_token, remembered_url
+from ..live.screens import TAP_MARK, remembered_csrf_token, remembered_url
 
 _SWAP = 'hx-target="#live" hx-swap="morph" hx-sync="this:queue all" hx-indicator="#sending"'
 
@@ -22,6 +23,11 @@ _SWAP = 'hx-target="#live" hx-swap="morph" hx-sync="this:queue all" hx-indicator
 def tap_key() -> str:
     """A fresh key for one form's tap: a browser resending that very post (no JavaScript) is counted once."""
     return secrets.token_urlsafe(18)
+
+
+def _form_tap_key() -> str:
+    """A drawing for many screens marks where the keys go, and gives each region fresh ones once it is drawn."""
+    return TAP_MARK if g.get("drawing_for_many") else tap_key()
 
 
 def _hidden(fields: Mapping[str, Any], skip: str | None = None) -> str:
@@ -34,7 +40,7 @@ def _head(cls: str, url: str, hx_post: bool) -> str:
     post = f'\n      hx-post="{url}" ' if hx_post else " "
     return (f'<form class="{escape(cls)}" method="post" action="{url}"{post}{_SWAP}>\n'
             f'  <input type="hidden" name="csrf_token" value="{escape(remembered_csrf_token())}">\n'
-            f'  <input type="hidden" name="idempotency_key" value="{tap_key()}">\n')
+            f'  <input type="hidden" name="idempotency_key" value="{_form_tap_key()}">\n')
 
 
 def _button(label: Any, cls: str = "", aria: Any = None, disabled: bool = False, extra: str = "") -> str:

@@ -108,3 +108,32 @@ def test_the_seat_list_and_log_are_rendered_once_for_every_phone_and_the_host_ke
     assert "Back to here" in host and "Play for" in host  # the host's own tail: jump and seat controls
     with app.app_context():
         db.session.remove()
+
+
+def test_the_tracker_s_shared_counters_and_dice_are_drawn_once_for_every_phone_with_fresh_tap_keys(app, client,
+                                                                                                   monkeypatch):
+    """`once` draws a fragment once per drawing for every screen with the same key; each region still gets tap keys
+    of its own (two phones without JavaScript must never send the same key), and the host and a spectator, whose
+    keys differ, get their own fragments."""
+    table = seated_table(client)
+    drawn = []
+    real = screens.once
+
+    def counting(*key, caller):
+        return real(*key, caller=lambda: drawn.append(key[0]) or caller())
+    monkeypatch.setitem(app.jinja_env.globals, "once", counting)
+    environ = screens.drawing_environ({"wsgi.url_scheme": "http", "HTTP_HOST": "localhost", "SERVER_NAME": "localhost",
+                                       "SERVER_PORT": "80"})
+    every = {("host", None), ("watch", None)} | {("seat", number) for number in range(1, 7)}
+    picture = screens.draw(app, environ, table["code"], every)
+    assert drawn.count("tracker-shared") == 3 and drawn.count("tracker-dice") == 3  # phones, host, spectator
+    keys = [key for region in picture.regions.values()
+            for key in re.findall(r'name="idempotency_key" value="([^"]+)"', region)]
+    assert len(keys) > 8 * 2 and len(set(keys)) == len(keys) and screens.TAP_MARK not in "".join(keys)
+    phones = [picture.regions[("seat", number)] for number in range(1, 7)]
+    assert all('aria-label="Add 1 to Doom"' in region and "counter-big" in region for region in phones)
+    assert 'name="by"' not in picture.regions[("watch", None)]  # a spectator is offered nothing
+    assert 'aria-label="Add 5 to Doom"' in picture.regions[("host", None)]  # the host's big shared counter
+    assert 'aria-label="Add 5 to Doom"' not in phones[0]
+    with app.app_context():
+        db.session.remove()
