@@ -1,9 +1,11 @@
 """A screen's tap forms, built in Python: a phone region holds dozens of them, and as Jinja macros they were most of a
 drawing's cost (each macro call builds a frame and a context; these are a few string joins).
 
-`templates/tables/_act.html` exports them under the names templates import, with the reasons for their shape:
-one tap = one small form htmx posts (it still works without JavaScript); each form carries its tap's key, so a resent
-tap counts once; taps on one control queue and leave in order; the "sending" mark goes on #sending, never on the form.
+`templates/tables/_act.html` exports them under the names templates import. Why they look as they do: one tap = one
+small form htmx posts (it still works without JavaScript); each form carries its tap's key (live.js makes a fresh one
+per tap), so a resent tap counts once; taps on one control queue and leave in order (hx-sync). The "sending" mark goes
+on #sending, never on the form: htmx re-initialises an element whose attributes changed when a swap reprocesses it,
+and that would forget the taps queued on the form.
 """
 
 from __future__ import annotations
