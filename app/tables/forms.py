@@ -46,8 +46,10 @@ def _head(cls: str, url: str, hx_post: bool) -> str:
 
 
 def _button(label: Any, cls: str = "", aria: Any = None, disabled: bool = False, extra: str = "") -> str:
-    return (f'<button type="submit"{extra}{f" class={_q(cls)}" if cls else ""}{f" aria-label={_q(aria)}" if aria else ""}'
-            f'{" disabled" if disabled else ""}>{escape(label)}</button>')
+    classes = f" class={_q(cls)}" if cls else ""
+    labelled = f" aria-label={_q(aria)}" if aria else ""
+    disabling = " disabled" if disabled else ""
+    return f'<button type="submit"{extra}{classes}{labelled}{disabling}>{escape(label)}</button>'
 
 
 def _q(value: Any) -> str:
