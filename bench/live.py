@@ -716,6 +716,15 @@ async def bare_floor(args, database_url: str, tmp: Path) -> dict:
 # ---- the run -----------------------------------------------------------------------------------------------------
 
 
+async def timed_burst(bench: Bench, machine: Machine) -> dict:
+    """Moves as fast as the server takes them for --burst seconds: how many per second, and the CPU each cost."""
+    before = machine.sample()
+    done = await bench.burst(bench.args.burst, bench.args.concurrency)
+    phase = Machine.since(before, machine.sample())
+    return {"moves": done, "per_s": round(done / phase["wall_s"], 1),
+            "cpu_ms_per_move": round(1000 * phase["server_cpu_s"] / done, 2) if done else None, "machine": phase}
+
+
 async def run(args, ports: list[int], pids: list[int]) -> dict:
     bench = Bench(args, ports)
     machine = Machine(pids)
@@ -738,14 +747,9 @@ async def run(args, ports: list[int], pids: list[int]) -> dict:
         result["write_burst"] = {}
         if args.burst:
             print(f"write burst: {args.concurrency} clients, no screen open, for {args.burst:.0f} s ...", flush=True)
-            before = machine.sample()
-            done = await bench.burst(args.burst, args.concurrency)
-            phase = Machine.since(before, machine.sample())
+            result["write_burst"] = await timed_burst(bench, machine)
             for table in bench.tables:
                 table.pending.clear()  # nobody watches yet: the screens load the newest version below
-            result["write_burst"] = {"moves": done, "per_s": round(done / phase["wall_s"], 1),
-                                     "cpu_ms_per_move": round(1000 * phase["server_cpu_s"] / done, 2) if done else None,
-                                     "machine": phase}
 
         # 2. each screen loads its page, then opens its event stream
         sem = asyncio.Semaphore(64)
@@ -817,13 +821,8 @@ async def run(args, ports: list[int], pids: list[int]) -> dict:
             print(f"burst: {args.concurrency} clients moving as fast as they can for {args.burst:.0f} s ...",
                   flush=True)
             await asyncio.sleep(0.5)
-            before = machine.sample()
-            done = await bench.burst(args.burst, args.concurrency)
-            phase = Machine.since(before, machine.sample())
+            burst = await timed_burst(bench, machine)
             await bench.settle(LOST_AFTER)
-            burst = {"moves": done, "per_s": round(done / phase["wall_s"], 1),
-                     "cpu_ms_per_move": round(1000 * phase["server_cpu_s"] / done, 2) if done else None,
-                     "machine": phase}
         streams_alive = sum(1 for screen in screens if screen.stream_task and not screen.stream_task.done())
 
         result |= {
