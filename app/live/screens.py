@@ -172,12 +172,9 @@ def init_screens(app: Flask) -> None:
     app.jinja_env.globals["url_for"] = remembered_url
     app.jinja_env.globals["stream_url"] = stream_url
     app.jinja_env.globals["once"] = once
-    from types import SimpleNamespace
+    from ..tables import forms
 
-    from ..tables.forms import FORMS
-
-    app.jinja_env.globals["forms"] = SimpleNamespace(**FORMS)
-    app.jinja_env.globals["tap_key"] = FORMS["tap_key"]
+    app.jinja_env.globals["forms"] = forms  # templates/tables/_act.html hands its tap forms to the templates
 
 
 def beat_seconds() -> float:

@@ -99,7 +99,3 @@ def history_form(table, step: str, label: Any, fields: Mapping[str, Any] | None 
     return Markup(f"{_head('act', url, True)}"
                   f'  <input type="hidden" name="version" value="{escape(table.version)}">\n'
                   f"  {_hidden(fields or {})}\n  {_button(label, cls)}\n</form>")
-
-
-FORMS = {"act": act, "act_group": act_group, "act_button": act_button, "act_form": act_form,
-         "history_form": history_form, "tap_key": tap_key}
