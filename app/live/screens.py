@@ -10,9 +10,11 @@ from __future__ import annotations
 import io
 import re
 import time
+from collections import OrderedDict
 
 from flask import Flask, current_app, g, has_request_context, request, url_for
 from flask_wtf.csrf import generate_csrf
+from jinja2 import pass_context
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import joinedload
 
@@ -98,7 +100,7 @@ def draw(app: Flask, environ: dict, code: str, kinds: set[Kind]) -> Picture:
                 screen = "board" if kind[0] == "board" else "page"
                 context = live_context(table, _visitor_for(kind, table), _seat_shown(kind, table), screen, shared)
                 template = "tables/_board_live.html" if screen == "board" else "tables/_live.html"
-                picture.regions[kind] = fresh_tap_keys(render_template(template, **context).strip())
+                picture.regions[kind] = personal(render_template(template, **context).strip(), kind[1])
             return picture
         finally:
             db.session.remove()
@@ -136,15 +138,31 @@ def remembered_csrf_token() -> str:
 
 
 TAP_MARK = "~tap-key~"  # where a tap key goes in a drawing for many screens: each region gets fresh ones
-_TAP_MARK = re.compile(re.escape(TAP_MARK))
+_MARKS = re.compile(r"~(?:tap-key|mine-(\d+))~")
 
 
-def fresh_tap_keys(html: str) -> str:
-    """Every form of a drawn region gets its own tap key, even in a fragment drawn once for many screens (a
-    browser without JavaScript resends the key its form carries, and two phones must never send the same one)."""
+def personal(html: str, number: int | None) -> str:
+    """A region drawn from fragments shared by many screens, made this screen's own: every form gets its own tap key
+    (a browser without JavaScript resends the key its form carries, and two phones must never send the same one),
+    and the rows of seat `number` (the seat this screen shows) are marked as its own."""
     from ..tables.forms import tap_key
 
-    return _TAP_MARK.sub(lambda _: tap_key(), html)
+    def mark(found: re.Match) -> str:
+        if found.group(1) is None:
+            return tap_key()
+        return " mine" if number is not None and int(found.group(1)) == number else ""
+
+    return _MARKS.sub(mark, html)
+
+
+@pass_context
+def mine(context, number: int) -> str:
+    """' mine' on the row of the seat this screen shows (`class="seat-red{{ mine(2) }}"`), in a fragment drawn once
+    for every phone too: there it is a mark that `personal` resolves for each screen."""
+    if g.get("drawing_for_many"):
+        return f"~mine-{int(number)}~"
+    seat = context.get("seat")
+    return " mine" if seat is not None and seat.number == number else ""
 
 
 def once(*key, caller) -> str:
@@ -165,6 +183,34 @@ def once(*key, caller) -> str:
     return drawn
 
 
+KEPT_FRAGMENTS = 4096  # per process: a few hundred tables' worth of counters, a few megabytes
+
+
+def kept(*key, caller) -> str:
+    """A fragment kept from one drawing to the next for as long as its key stays the same (`{% call kept(...) %}`):
+    a move changes one or two counters, and the others' controls need not be drawn again.
+
+    Stricter than `once`: the key must name everything the fragment reads, at any version of the table (the table's
+    code, who is looking, the values shown, what is offered). Outside a drawing for many screens it is drawn every
+    time; inside, its forms carry marks, not keys, so one fragment serves every screen and every drawing.
+    """
+    if not g.get("drawing_for_many"):
+        return caller()
+    fragments = current_app.extensions.setdefault("nightshift_kept", OrderedDict())
+    try:
+        key = (request.host if has_request_context() else "", *key)
+        drawn = fragments.get(key)
+    except TypeError:  # an unhashable key: draw it every time
+        return caller()
+    if drawn is None:
+        drawn = fragments[key] = caller()
+        if len(fragments) > KEPT_FRAGMENTS:
+            fragments.popitem(last=False)
+    else:
+        fragments.move_to_end(key)
+    return drawn
+
+
 def init_screens(app: Flask) -> None:
     """Templates get the shared-render CSRF token, URLs built once, and the stream URL helper."""
     app.jinja_env.globals["csrf_token"] = remembered_csrf_token  # macros imported without context see globals
@@ -172,6 +218,8 @@ def init_screens(app: Flask) -> None:
     app.jinja_env.globals["url_for"] = remembered_url
     app.jinja_env.globals["stream_url"] = stream_url
     app.jinja_env.globals["once"] = once
+    app.jinja_env.globals["kept"] = kept
+    app.jinja_env.globals["mine"] = mine
     from ..tables import forms
 
     app.jinja_env.globals["forms"] = forms  # templates/tables/_act.html hands its tap forms to the templates

@@ -1,11 +1,14 @@
 """What drawing a table costs (issue 16): one form per group of controls, URLs built once, queries that don't grow
 with the number of screens."""
 
+import random
 import re
 
+import pytest
 from werkzeug.routing import MapAdapter
 
 from app.extensions import db
+from app.games import REGISTRY
 from app.live import screens
 from tests.conftest import act_via_api, bearer, create_via_api, csrf_token, join_via_api, page_text
 from tests.tables.test_statements import statements
@@ -137,3 +140,83 @@ def test_the_tracker_s_shared_counters_and_dice_are_drawn_once_for_every_phone_w
     assert 'aria-label="Add 5 to Doom"' not in phones[0]
     with app.app_context():
         db.session.remove()
+
+
+def _drawing(app, code: str, kinds: set) -> dict:
+    """Every region of one drawing, with its tap keys blanked (each drawing makes fresh ones)."""
+    environ = screens.drawing_environ({"wsgi.url_scheme": "http", "HTTP_HOST": "localhost", "SERVER_NAME": "localhost",
+                                       "SERVER_PORT": "80"})
+    picture = screens.draw(app, environ, code, kinds)
+    with app.app_context():
+        db.session.remove()
+    return {kind: re.sub(r'name="idempotency_key" value="[^"]+"', 'name="idempotency_key" value=""', region)
+            for kind, region in picture.regions.items()}
+
+
+def _from_scratch(app, monkeypatch, code: str, kinds: set) -> dict:
+    """The same drawing with every fragment drawn for its own screen (neither `once` nor `kept` shares any)."""
+    with monkeypatch.context() as scratch:
+        scratch.setitem(app.jinja_env.globals, "kept", lambda *key, caller: caller())
+        scratch.setitem(app.jinja_env.globals, "once", lambda *key, caller: caller())
+        return _drawing(app, code, kinds)
+
+
+def test_a_counter_s_controls_are_kept_between_drawings_until_what_they_show_changes(app, client, monkeypatch):
+    """`kept` serves a counter's controls from an earlier drawing only while nothing they show has changed: after
+    each move (up to a limit, where a step's button is disabled) the drawing is exactly the one drawn afresh."""
+    table = seated_table(client)
+    every = {("host", None), ("host", 2), ("watch", None)} | {("seat", number) for number in range(1, 7)}
+    drawn = []
+    real = screens.kept
+    monkeypatch.setitem(app.jinja_env.globals, "kept",
+                        lambda *key, caller: real(*key, caller=lambda: drawn.append(key) or caller()))
+    assert _drawing(app, table["code"], every) == _from_scratch(app, monkeypatch, table["code"], every)
+    first = len(drawn)
+    assert first >= 13  # the host's big Doom and six seats' Sanity, each phone's own Sanity, a spectator's
+    _drawing(app, table["code"], every)
+    assert len(drawn) == first, "nothing changed: every counter's controls come from the last drawing"
+
+    token = table["seats"][1]["seat_token"]
+    for _ in range(4):  # seat 2's Sanity from 5 up to its maximum of 9
+        act_via_api(client, table, token, {"type": "adjust", "counter": "sanity", "by": 1})
+        before = len(drawn)
+        kept_drawing = _drawing(app, table["code"], every)
+        redrawn = drawn[before:]
+        assert redrawn and all(key[5] == 2 for key in redrawn), redrawn  # only seat 2's Sanity, wherever shown
+        assert kept_drawing == _from_scratch(app, monkeypatch, table["code"], every)
+        monkeypatch.setitem(app.jinja_env.globals, "kept",
+                            lambda *key, caller: real(*key, caller=lambda: drawn.append(key) or caller()))
+    phone = kept_drawing[("seat", 2)]
+    assert re.search(r'aria-label="Add 1 to Sanity"[^>]*disabled', phone), "at 9 of 9 the +1 is disabled"
+
+
+def test_each_phone_s_own_row_is_marked_in_a_table_drawn_once_for_every_phone(app, client):
+    table = seated_table(client)
+    every = {("host", 3)} | {("seat", number) for number in range(1, 7)}
+    regions = _drawing(app, table["code"], every)
+    for (_, number), region in regions.items():
+        rows = re.findall(r'<tr class="seat-\w+( mine)?">\s*<th scope="row">.*?</span> P(\d)', region, re.S)
+        assert len(rows) == 6 and [int(name) for mine, name in rows if mine] == [number], rows
+        assert "~mine-" not in region and screens.TAP_MARK not in region
+
+
+@pytest.mark.parametrize("slug", [spec.slug for spec in REGISTRY.values()])
+def test_every_game_s_drawing_for_many_screens_is_each_screen_s_own_drawing(app, client, monkeypatch, slug):
+    """A fragment shared between screens (`once`) or kept between drawings (`kept`) whose key misses something it
+    shows would put one screen's picture, or an old one, on another: over random offered moves of every seat and the
+    host, every game's drawing for every kind of screen is exactly the one drawn afresh for that screen alone."""
+    table = create_via_api(client, slug)
+    described = client.get(f"/api/tables/{table['code']}", headers=bearer(table["host_token"])).get_json()
+    tokens = [table["host_token"]] + [join_via_api(client, table, f"P{seat['number']}")["seat_token"]
+                                      for seat in described["seats"]]
+    every = ({("host", None), ("watch", None), ("host", 1)}
+             | {("seat", seat["number"]) for seat in described["seats"]})
+    chance, made = random.Random(slug), 0
+    for _ in range(10):
+        assert _drawing(app, table["code"], every) == _from_scratch(app, monkeypatch, table["code"], every)
+        token = chance.choice(tokens)
+        moves = client.get(f"/api/tables/{table['code']}", headers=bearer(token)).get_json()["view"]["moves"]
+        if moves:
+            assert act_via_api(client, table, token, chance.choice(moves)).status_code == 200
+            made += 1
+    assert made >= 4, "the drawings compared must span several moves"
