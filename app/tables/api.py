@@ -109,8 +109,7 @@ def moved(table, visitor: service.Visitor, entries):
     A repeated Idempotency-Key gets the log line its first request wrote and the table as it is now, marked
     `Idempotent-Replayed: true`; nothing was applied again.
     """
-    described = table_view(table, visitor)
-    response = jsonify({"version": table.version, "view": described.get("view"), "outcome": described.get("outcome"),
+    response = jsonify({"version": table.version, **service.seen_by(table, visitor),
                         "log": [service.entry_json(entry) for entry in entries]})
     if any(entry.replayed for entry in entries):
         response.headers["Idempotent-Replayed"] = "true"
