@@ -399,6 +399,7 @@ class Offers:
 
     def __init__(self, moves: Moves, state: State, offered: list[dict[str, Any]], seat: int | None):
         self.moves, self.state, self.offered, self.seat = moves, state, offered, seat
+        self._by_type: dict[str, list[tuple[dict[str, Any], tuple]]] | None = None
 
     def find(self, type: str, **fields: Any) -> dict[str, Any] | None:
         """The offered move of this type whose fixed fields are these (the first, if several)."""
@@ -408,9 +409,13 @@ class Offers:
     def fingerprint(self, *types: str, **fields: Any) -> tuple:
         """The offered moves of these types whose fields are these, as a key: screens offered the same moves may share
         a fragment drawn once (`once` in app/live/screens.py)."""
+        if self._by_type is None:  # each offer sorted once, however many fragments ask
+            self._by_type = {}
+            for offer in self.offered:
+                self._by_type.setdefault(offer["type"], []).append((offer, tuple(sorted(offer.items()))))
         return bool(self.offered), tuple(
-            tuple(sorted(offer.items(), key=lambda item: item[0])) for offer in self.offered
-            if offer["type"] in types and all(offer.get(key) == value for key, value in fields.items()))
+            items for type in types for offer, items in self._by_type.get(type, ())
+            if all(offer.get(key) == value for key, value in fields.items()))
 
     def all(self, type: str) -> list[dict[str, Any]]:
         return [offer for offer in self.offered if offer["type"] == type]

@@ -183,6 +183,18 @@ def once(*key, caller) -> str:
     return drawn
 
 
+def seats_numbered(table: Table, numbers) -> list[Seat]:
+    """The table's player seats among these numbers, in seat order (whose turn it is, who won)."""
+    wanted = set(numbers or ())
+    return [seat for seat in table.player_seats if seat.number in wanted]
+
+
+def having(items, key: str, value) -> list:
+    """The mappings among `items` whose `key` is `value`: Jinja's selectattr parses its attribute on every call, and
+    the hot templates call it on every screen of every drawing."""
+    return [item for item in items if item.get(key) == value]
+
+
 KEPT_FRAGMENTS = 4096  # per process: a few hundred tables' worth of counters, a few megabytes
 
 
@@ -220,6 +232,8 @@ def init_screens(app: Flask) -> None:
     app.jinja_env.globals["once"] = once
     app.jinja_env.globals["kept"] = kept
     app.jinja_env.globals["mine"] = mine
+    app.jinja_env.globals["seats_numbered"] = seats_numbered
+    app.jinja_env.globals["having"] = having
     from ..tables import forms
 
     app.jinja_env.globals["forms"] = forms  # templates/tables/_act.html hands its tap forms to the templates

@@ -51,6 +51,7 @@ class Shared:
         self.log = service.log_page(table, limit=LOG_ON_SCREEN)
         self.presence = service.presence_key(table)
         self.dice = service.dice_disclosure(table)
+        self.all_seated = all(seat.occupied for seat in table.player_seats)
         self._undo: object = service.UNREAD
         self._history: tuple | None = None
         self._tail: Markup | None = None
@@ -94,7 +95,7 @@ def live_context(table: Table, visitor: service.Visitor, seat, screen: str = "pa
     context = {"table": table, "spec": shared.spec, "visitor": visitor, "seat": seat, "view": view,
                "outcome": shared.outcome, "log": log, "undo_target": undo_target, "redo_target": redo_target,
                "slip": slip, "presence": shared.presence, "connected": service.is_connected,
-               "newest": log[0] if log else None, "dice": shared.dice,
+               "newest": log[0] if log else None, "dice": shared.dice, "all_seated": shared.all_seated,
                "offers": offers, "panel": f"games/{shared.spec.package}/_panel.html", "screen": screen,
                "board": f"games/{shared.spec.package}/_board.html",
                "board_qr": board_qr(table, shared.outcome is not None) if screen == "board" else None,
