@@ -314,16 +314,20 @@ def _write(loaded: Table, change: Callable[[Table], tuple[T, Entry]], *, expecte
 
 
 _TABLE_COLUMNS = [column.key for column in inspect(Table).column_attrs if column.key != "id"]
+_TABLE_RELATIONSHIPS = [relation.key for relation in inspect(Table).relationships]
 
 
 def _update_checked(table: Table, version: int) -> None:
     """The table's one UPDATE, `WHERE version = <the one read>`, as a plain statement: the ORM's unit of work cost a
     sixth of a move. Raises StaleDataError, as the ORM's version check did, when another writer got there first."""
-    changes = inspect(table).attrs
-    changed = {key: getattr(table, key) for key in _TABLE_COLUMNS if changes[key].history.has_changes()}
+    state = inspect(table)
+    changed = {key: getattr(table, key) for key in _TABLE_COLUMNS if state.attrs[key].history.has_changes()}
     for key, value in changed.items():
         set_committed_value(table, key, value)  # written here: the session has nothing left to flush for it
-    done = db.session.execute(_TABLE_UPDATE.values(changed), {"table_id": table.id, "read_version": version})
+    if not any(state.attrs[key].history.has_changes() for key in _TABLE_RELATIONSHIPS):
+        state._commit_all(state.dict, state.session.identity_map)  # nor to look at (its seats are unchanged)
+    done = db.session.connection().execute(_TABLE_UPDATE.values(changed), {"table_id": table.id,
+                                                                          "read_version": version})
     if done.rowcount != 1:
         raise StaleDataError(f"table {table.code} moved past version {version}")
 
