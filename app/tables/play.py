@@ -49,6 +49,7 @@ class Shared:
         self.state = service.game_state(table)
         self.outcome = self.rules.outcome(self.state)
         self.log = service.log_page(table, limit=LOG_ON_SCREEN)
+        self.newest = service.Newest(self.log, whole=len(self.log) < LOG_ON_SCREEN)
         self.presence = service.presence_key(table)
         self.dice = service.dice_disclosure(table)
         self.all_seated = all(seat.occupied for seat in table.player_seats)
@@ -59,7 +60,7 @@ class Shared:
     def undo_target(self):
         """The newest move in effect: what the host's Undo takes back, and a phone's own slip if it made it."""
         if self._undo is service.UNREAD:
-            self._undo = service.undo_target(self.table)
+            self._undo = service.undo_target(self.table, self.newest)
         return self._undo
 
     def tail(self, context: dict[str, Any]) -> Markup:
@@ -71,7 +72,7 @@ class Shared:
     def history(self) -> tuple:
         """The host's undo and redo targets, queried once and only if a host screen is drawn."""
         if self._history is None:
-            self._history = service.history_controls(self.table, self.undo_target())
+            self._history = service.history_controls(self.table, self.undo_target(), self.newest)
         return self._history
 
 

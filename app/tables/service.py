@@ -694,20 +694,39 @@ _REDO_TARGET = _MOVES.where(Action.undone.is_(True), Action.seq > bindparam("aft
 UNREAD = object()  # "the caller hasn't read the undo target yet", as opposed to "there is none" (None)
 
 
-def undo_target(table: Table) -> Action | None:
+@dataclass(frozen=True)
+class Newest:
+    """The newest log entries a screen already read (newest first), and whether they are the whole log: undo's and
+    redo's targets are almost always among them, so a drawing needs no query of its own for them."""
+
+    entries: list
+    whole: bool
+
+
+def undo_target(table: Table, seen: Newest | None = None) -> Action | None:
     """The newest move still in effect."""
+    if seen is not None:
+        found = next((entry for entry in seen.entries if entry.is_move and not entry.undone), None)
+        if found is not None or seen.whole:
+            return found
     return db.session.scalar(_UNDO_TARGET, {"table_id": table.id})
 
 
-def _redo_target(table: Table, base: Action | None) -> Action | None:
+def _redo_target(table: Table, base: Action | None, seen: Newest | None = None) -> Action | None:
     """The earliest undone move after the newest live one; a new move after an undo ends the redo chain."""
-    return db.session.scalar(_REDO_TARGET, {"table_id": table.id, "after": base.seq if base is not None else 0})
+    after = base.seq if base is not None else 0
+    if seen is not None and (seen.whole or any(entry.seq <= after for entry in seen.entries)):
+        # Every entry after `after` is among those read: the oldest undone move of them, if any.
+        return next((entry for entry in reversed(seen.entries)
+                     if entry.seq > after and entry.is_move and entry.undone), None)
+    return db.session.scalar(_REDO_TARGET, {"table_id": table.id, "after": after})
 
 
-def history_controls(table: Table, base: Action | None | object = UNREAD) -> tuple[Action | None, Action | None]:
+def history_controls(table: Table, base: Action | None | object = UNREAD,
+                     seen: Newest | None = None) -> tuple[Action | None, Action | None]:
     """(what undo would take back, what redo would bring back), for the host's buttons; `base` if already read."""
-    base = undo_target(table) if base is UNREAD else base
-    return base, _redo_target(table, base)
+    base = undo_target(table, seen) if base is UNREAD else base
+    return base, _redo_target(table, base, seen)
 
 
 def _refuse_hidden(move: Action) -> None:

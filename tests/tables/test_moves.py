@@ -289,3 +289,30 @@ def test_a_thousand_random_junk_moves_never_get_a_5xx_or_break_the_state(app, cl
         if response.status_code == 200:
             for entry in response.get_json()["view"]["counters"]:
                 assert all(entry["min"] <= value <= entry["max"] for value in entry["values"].values())
+
+
+def test_undo_and_redo_targets_read_from_the_newest_entries_are_the_ones_the_log_gives(app, client):
+    """A drawing finds the host's undo and redo targets among the log entries it shows; over random moves, undos and
+    redos (the log soon longer than any page) they are exactly the ones the full queries find."""
+    import random
+
+    from app.models import Table
+    from app.tables import service
+
+    table = create_via_api(client, "tracker", {"players": 2})
+    host = bearer(table["host_token"])
+    chance = random.Random(16)
+    for _ in range(40):
+        step = chance.choice(["move", "move", "undo", "undo", "redo"])
+        if step == "move":
+            act_via_api(client, table, table["host_token"], {"type": "adjust", "counter": "doom", "by": 1})
+        else:
+            client.post(f"/api/tables/{table['code']}/{step}", headers=host)
+        with app.app_context():
+            fresh = db.session.scalar(db.select(Table).where(Table.code == table["code"]))
+            queried = service.history_controls(fresh)
+            for limit in (1, 2, 3, 12):
+                page = service.log_page(fresh, limit=limit)
+                seen = service.Newest(page, whole=len(page) < limit)
+                assert service.history_controls(fresh, seen=seen) == queried, (limit, [e.seq for e in page])
+            db.session.remove()
