@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 
@@ -36,6 +37,17 @@ def _prepare(port: int, workers: int) -> None:
     print(BANNER.format(port=port, lan=f"{base.url}/ ({base.source})", database=url), flush=True)
 
 
+def _settle_garbage_collector() -> None:
+    """In each worker once the app is loaded: what is loaded by now (modules, templates, the app) lives as long as the
+    worker, so the collector stops re-scanning it, and collects young objects less often. Under bench/live.py the
+    collector's CPU in the load phase fell from 0.40 to 0.26 s (of about 7 s); a move allocates tens of thousands."""
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
+
+
+GC_YOUNG = 20_000  # allocations between young collections (Python's default is 700)
+
+
 def serve(host: str, port: int, workers: int) -> None:
     """Run gunicorn with gevent workers: each holds thousands of idle live streams as cheap greenlets.
 
@@ -62,7 +74,9 @@ def serve(host: str, port: int, workers: int) -> None:
         def load(self):
             from . import create_app
 
-            return create_app()
+            app = create_app()
+            _settle_garbage_collector()
+            return app
 
     NightShiftServer().run()
 
