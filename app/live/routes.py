@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
 import time
 
 from flask import Blueprint, Response, current_app, make_response, request, url_for
@@ -23,7 +24,7 @@ from .caps import TooManyStreams, host_token, seat_token, still_seated, stream_c
 bp = Blueprint("live", __name__)
 log = logging.getLogger(__name__)
 
-HEARTBEAT_SECONDS = 60.0  # how often a seat's open stream refreshes "connected" on the host screen
+HEARTBEAT_SECONDS = 60.0  # how often this process refreshes "connected" for every seat with a stream open here
 RETRY_MS = 2000  # how soon a browser reconnects after the stream drops
 REDRAW_AFTER_FAILURE = 1.0  # the database was unreachable or its pool dry: try again this soon, keep the stream
 # Phones come and go in waves (a room joining, everyone reconnecting after a restart): a change of who is connected
@@ -89,6 +90,7 @@ def events(code: str):
     hub.deliver(code, db.session.scalar(select(Table.version).where(Table.id == table_id)))
     if seat_id is not None:
         service.seat_connected(code, seat_id, hub)
+        keep_present(app, hub)
     db.session.remove()  # a stream may stay open all night; it must not hold a database connection
 
     watcher = watch_for_hang_up(request.environ.get("gunicorn.socket"), subscription)
@@ -119,7 +121,7 @@ def events(code: str):
     def region_stream():
         """Push this screen's region whenever the table or its seats change; a beat when nothing did."""
         nonlocal sent, shown_presence, behind
-        last_beat = last_sent = time.monotonic()
+        last_sent = time.monotonic()
         heard = sent  # the newest version this stream has drawn for (pushed or not)
         yield out.text(f"retry: {RETRY_MS}\n: connected to table {code} (worker {os.getpid()})\n\n")
         while True:
@@ -159,22 +161,10 @@ def events(code: str):
             if time.monotonic() - last_sent >= beat:
                 last_sent = time.monotonic()
                 yield out.text(wire.event("beat", str(sent)))
-            if seat_id is not None and time.monotonic() - last_beat > HEARTBEAT_SECONDS:
-                last_beat = time.monotonic()
-                heartbeat()
-
-    def heartbeat() -> None:
-        """Presence is a courtesy: a dry pool or a lost database must not end the stream."""
-        try:
-            with app.app_context():
-                service.seat_heartbeat(seat_id)
-        except SQLAlchemyError as error:
-            log.warning("live: could not refresh seat %s (%s)", seat_id, type(error).__name__)
 
     def signal_stream():
         """Scripts: "table-changed" with the version, "seats-changed", and a comment now and then."""
         nonlocal sent
-        last_beat = time.monotonic()
         yield f"retry: {RETRY_MS}\n: connected to table {code} (worker {os.getpid()})\n\n"
         while True:
             version, presence, poked = subscription.wait(sent, beat)
@@ -187,9 +177,6 @@ def events(code: str):
             if presence:
                 chunks.append("event: seats-changed\ndata: presence\n\n")
             yield "".join(chunks) or ": ping\n\n"
-            if seat_id is not None and time.monotonic() - last_beat > HEARTBEAT_SECONDS:
-                last_beat = time.monotonic()
-                heartbeat()
 
     def stream():
         try:
@@ -203,6 +190,30 @@ def events(code: str):
     response = Response(stream(), mimetype="text/event-stream", headers=headers)
     response.call_on_close(close)
     return response
+
+
+def keep_present(app, hub) -> None:
+    """One refresher per process keeps "connected" true for every seat with a stream open here: one UPDATE a minute
+    for all of them, not one per phone (at a thousand phones that was a write every 70 ms, and its CPU). It stops when
+    no seat streams here, and the next seat's stream starts it again."""
+    if app.extensions.get("nightshift.presence"):  # no lock: nothing yields in between, and two would be harmless
+        return
+    app.extensions["nightshift.presence"] = True
+    threading.Thread(target=_refresh_presence, args=(app, hub), name="nightshift-presence", daemon=True).start()
+
+
+def _refresh_presence(app, hub) -> None:
+    while True:
+        time.sleep(HEARTBEAT_SECONDS)
+        seats = [seat_id for seat_id, streams in hub.seat_streams.items() if streams > 0]
+        if not seats:
+            app.extensions["nightshift.presence"] = False
+            return
+        try:  # presence is a courtesy: a dry pool or a lost database must not end the refresher
+            with app.app_context():
+                service.seats_heartbeat(seats)
+        except SQLAlchemyError as error:
+            log.warning("live: could not refresh %d seats' presence (%s)", len(seats), type(error).__name__)
 
 
 def watch_for_hang_up(client: socket.socket | None, subscription):

@@ -909,9 +909,12 @@ def seat_connected(code: str, seat_id: int, hub) -> None:
         log.warning("could not record seat %s as connected: %s", seat_id, error)
 
 
-def seat_heartbeat(seat_id: int) -> None:
+def seats_heartbeat(seat_ids: list[int]) -> None:
+    """Every seat with a stream open in this process is still connected: one UPDATE for all of them."""
     try:
-        db.session.execute(update(Seat).where(Seat.id == seat_id).values(last_seen_at=utcnow()))
+        seen = utcnow()
+        for start in range(0, len(seat_ids), 500):  # well under SQLite's limit on bound parameters
+            db.session.execute(update(Seat).where(Seat.id.in_(seat_ids[start:start + 500])).values(last_seen_at=seen))
         db.session.commit()
     except OperationalError:
         db.session.rollback()

@@ -152,3 +152,41 @@ def test_a_stream_that_has_nothing_new_sends_heartbeats(app, client):
         assert [ann.next_event() for _ in range(2)] == [("beat", "", str(version))] * 2
     finally:
         ann.close()
+
+
+def test_one_refresher_keeps_every_streaming_seat_connected_and_stops_with_the_last_stream(app, client, monkeypatch):
+    """Presence: one UPDATE per minute for every seat streaming in this process, not one per phone."""
+    import time
+
+    from app.models import Seat
+    from app.tables import service
+
+    monkeypatch.setattr(routes, "HEARTBEAT_SECONDS", 0.05)
+    refreshed = []
+    real = service.seats_heartbeat
+    monkeypatch.setattr(service, "seats_heartbeat", lambda seats: refreshed.append(sorted(seats)) or real(seats))
+    table = seated_table(client)
+    streams = [Stream(client, f"/t/{table['code']}/events?region=1&v=1", seat["seat_token"])
+               for seat in table["seats"]]
+    try:
+        for stream in streams:
+            stream.next_region()
+        with app.app_context():
+            ids = sorted(seat.id for seat in service.db.session.scalars(
+                service.select(Seat).where(Seat.player_name.in_(["Ann", "Bo"]))))
+            before = max(service.db.session.get(Seat, seat_id).last_seen_at for seat_id in ids)
+            service.db.session.remove()
+        deadline = time.monotonic() + 5
+        while ids not in refreshed and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert ids in refreshed, refreshed  # both seats in one statement
+        with app.app_context():
+            assert all(service.db.session.get(Seat, seat_id).last_seen_at >= before for seat_id in ids)
+            service.db.session.remove()
+    finally:
+        for stream in streams:
+            stream.close()
+    deadline = time.monotonic() + 5
+    while app.extensions.get("nightshift.presence") and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not app.extensions.get("nightshift.presence"), "the refresher stops once no seat streams here"
