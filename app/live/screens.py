@@ -210,7 +210,7 @@ def kept(*key, caller) -> str:
         return caller()
     fragments = current_app.extensions.setdefault("nightshift_kept", OrderedDict())
     try:
-        key = (request.host if has_request_context() else "", *key)
+        key = (request.host, request.script_root, *key) if has_request_context() else key  # the URLs drawn
         drawn = fragments.get(key)
     except TypeError:  # an unhashable key: draw it every time
         return caller()
