@@ -164,7 +164,7 @@ def test_one_refresher_keeps_every_streaming_seat_connected_and_stops_with_the_l
     monkeypatch.setattr(routes, "HEARTBEAT_SECONDS", 0.05)
     refreshed = []
     real = service.seats_heartbeat
-    monkeypatch.setattr(service, "seats_heartbeat", lambda seats: refreshed.append(sorted(seats)) or real(seats))
+    monkeypatch.setattr(service, "seats_heartbeat", lambda seats: real(seats) or refreshed.append(sorted(seats)))
     table = seated_table(client)
     streams = [Stream(client, f"/t/{table['code']}/events?region=1&v=1", seat["seat_token"])
                for seat in table["seats"]]
