@@ -39,7 +39,7 @@ NAME_MAX = 24
 FORBIDDEN_IN_NAMES = set("<>{}[]\\`$")
 LOG_TEXT_MAX = 400
 ACTION_FIELDS_MAX = 20
-CONNECTED_FOR = timedelta(seconds=150)  # a stream refreshes its seat every 60 s; two missed beats mean gone
+CONNECTED_FOR = timedelta(seconds=150)  # refreshed each minute while a stream is open (routes.keep_present)
 T = TypeVar("T")
 LOCK_STRIPES = 64
 

@@ -16,6 +16,12 @@ from tests.tables.test_statements import statements
 COUNTERS = "Doom, shared, 0, 9, 0\nSanity, each, 0, 9, 5"
 
 
+def drawing_environ() -> dict:
+    """The request a stream on http://localhost would draw its table under."""
+    return screens.drawing_environ({"wsgi.url_scheme": "http", "HTTP_HOST": "localhost", "SERVER_NAME": "localhost",
+                                    "SERVER_PORT": "80"})
+
+
 def seated_table(client, players=6):
     table = create_via_api(client, "tracker", {"players": players, "counters": COUNTERS})
     table["seats"] = [join_via_api(client, table, f"P{number}") for number in range(1, players + 1)]
@@ -76,8 +82,7 @@ def test_drawing_every_screen_costs_the_same_queries_as_drawing_one(app, client)
     """The table with its seats and the log page, read once for the host and six phones; undo's and redo's targets
     are among the entries the log shows."""
     table = seated_table(client)
-    environ = screens.drawing_environ({"wsgi.url_scheme": "http", "HTTP_HOST": "localhost", "SERVER_NAME": "localhost",
-                                       "SERVER_PORT": "80"})
+    environ = drawing_environ()
     every = {("host", None)} | {("seat", number) for number in range(1, 7)}
     with statements(app) as all_screens:
         picture = screens.draw(app, environ, table["code"], every)
@@ -99,8 +104,7 @@ def test_the_seat_list_and_log_are_rendered_once_for_every_phone_and_the_host_ke
     tails = []
     real = play.render_template
     monkeypatch.setattr(play, "render_template", lambda name, **context: tails.append(name) or real(name, **context))
-    environ = screens.drawing_environ({"wsgi.url_scheme": "http", "HTTP_HOST": "localhost", "SERVER_NAME": "localhost",
-                                       "SERVER_PORT": "80"})
+    environ = drawing_environ()
     every = {("host", None)} | {("seat", number) for number in range(1, 7)}
     picture = screens.draw(app, environ, table["code"], every)
     assert tails.count("tables/_tail.html") == 1
@@ -126,8 +130,7 @@ def test_the_tracker_s_shared_counters_and_dice_are_drawn_once_for_every_phone_w
     def counting(*key, caller):
         return real(*key, caller=lambda: drawn.append(key[0]) or caller())
     monkeypatch.setitem(app.jinja_env.globals, "once", counting)
-    environ = screens.drawing_environ({"wsgi.url_scheme": "http", "HTTP_HOST": "localhost", "SERVER_NAME": "localhost",
-                                       "SERVER_PORT": "80"})
+    environ = drawing_environ()
     every = {("host", None), ("watch", None)} | {("seat", number) for number in range(1, 7)}
     picture = screens.draw(app, environ, table["code"], every)
     assert drawn.count("tracker-shared") == 3 and drawn.count("tracker-dice") == 3  # phones, host, spectator
@@ -145,8 +148,7 @@ def test_the_tracker_s_shared_counters_and_dice_are_drawn_once_for_every_phone_w
 
 def _drawing(app, code: str, kinds: set) -> dict:
     """Every region of one drawing, with its tap keys blanked (each drawing makes fresh ones)."""
-    environ = screens.drawing_environ({"wsgi.url_scheme": "http", "HTTP_HOST": "localhost", "SERVER_NAME": "localhost",
-                                       "SERVER_PORT": "80"})
+    environ = drawing_environ()
     picture = screens.draw(app, environ, code, kinds)
     with app.app_context():
         db.session.remove()
