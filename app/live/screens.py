@@ -100,7 +100,8 @@ def draw(app: Flask, environ: dict, code: str, kinds: set[Kind]) -> Picture:
                 screen = "board" if kind[0] == "board" else "page"
                 context = live_context(table, _visitor_for(kind, table), _seat_shown(kind, table), screen, shared)
                 template = "tables/_board_live.html" if screen == "board" else "tables/_live.html"
-                picture.regions[kind] = personal(render_template(template, **context).strip(), kind[1])
+                picture.regions[kind] = personal(render_template(template, **context).strip(), kind[1],
+                                                 table.version)
             return picture
         finally:
             db.session.remove()
@@ -115,16 +116,23 @@ def drawing_environ(environ: dict) -> dict:
                    "wsgi.run_once": False}
 
 
+KEPT_URLS = 4096  # per process: every table's few dozen URLs, for a few hundred tables
+
+
 def remembered_url(endpoint: str, **values) -> str:
-    """url_for, built once per endpoint and values for as long as this app context lasts: a screen's buttons ask for
-    the same few URLs dozens of times, and a drawing for many screens asks for them once per screen."""
-    urls = g.setdefault("built_urls", {})
+    """url_for, built once per endpoint and values: for as long as this app context lasts, and in drawings for many
+    screens for as long as the process (a URL depends only on where the app is mounted and its values)."""
+    many = g.get("drawing_for_many")
+    urls = current_app.extensions.setdefault("nightshift_urls", {}) if many else g.setdefault("built_urls", {})
     try:
-        key = (request.host if has_request_context() else "", endpoint, *sorted(values.items()))
+        key = ((request.url_root, endpoint, *sorted(values.items())) if has_request_context()
+               else ("", endpoint, *sorted(values.items())))
         url = urls.get(key)
     except TypeError:  # an unhashable value: build it every time
         return url_for(endpoint, **values)
     if url is None:
+        if many and len(urls) >= KEPT_URLS:
+            urls.clear()
         url = urls[key] = url_for(endpoint, **values)
     return url
 
@@ -138,19 +146,24 @@ def remembered_csrf_token() -> str:
 
 
 TAP_MARK = "~tap-key~"  # where a tap key goes in a drawing for many screens: each region gets fresh ones
-_MARKS = re.compile(r"~(?:tap-key|mine-(\d+))~")
+# Where the table's version goes (an undo or "back to here" carries the version its screen showed): a fragment kept
+# from one drawing to the next gets the version of the drawing it is shown in.
+VERSION_MARK = "~version~"
+_MARKS = re.compile(r"~(?:tap-key|version|mine-(\d+))~")
 
 
-def personal(html: str, number: int | None) -> str:
+def personal(html: str, number: int | None, version: int) -> str:
     """A region drawn from fragments shared by many screens, made this screen's own: every form gets its own tap key
     (a browser without JavaScript resends the key its form carries, and two phones must never send the same one),
-    and the rows of seat `number` (the seat this screen shows) are marked as its own."""
+    the rows of seat `number` (the seat this screen shows) are marked as its own, and `version` is the drawing's."""
     from ..tables.forms import tap_key
 
+    shown = str(version)
+
     def mark(found: re.Match) -> str:
-        if found.group(1) is None:
-            return tap_key()
-        return " mine" if number is not None and int(found.group(1)) == number else ""
+        if found.group(1) is not None:
+            return " mine" if number is not None and int(found.group(1)) == number else ""
+        return tap_key() if found.group(0) == TAP_MARK else shown
 
     return _MARKS.sub(mark, html)
 

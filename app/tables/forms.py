@@ -17,7 +17,7 @@ from typing import Any
 from flask import g
 from markupsafe import Markup, escape
 
-from ..live.screens import TAP_MARK, remembered_csrf_token, remembered_url
+from ..live.screens import TAP_MARK, VERSION_MARK, remembered_csrf_token, remembered_url
 
 _SWAP = 'hx-target="#live" hx-swap="morph" hx-sync="this:queue all" hx-indicator="#sending"'
 
@@ -96,6 +96,7 @@ def history_form(table, step: str, label: Any, fields: Mapping[str, Any] | None 
                  cls: str = "secondary small") -> Markup:
     """Undo, redo or 'back to here', carrying the version the screen showed."""
     url = escape(remembered_url("play.history", code=table.code, step=step))
+    version = VERSION_MARK if g.get("drawing_for_many") else escape(table.version)
     return Markup(f"{_head('act', url, True)}"
-                  f'  <input type="hidden" name="version" value="{escape(table.version)}">\n'
+                  f'  <input type="hidden" name="version" value="{version}">\n'
                   f"  {_hidden(fields or {})}\n  {_button(label, cls)}\n</form>")

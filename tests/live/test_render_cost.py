@@ -184,13 +184,38 @@ def test_a_counter_s_controls_are_kept_between_drawings_until_what_they_show_cha
         act_via_api(client, table, token, {"type": "adjust", "counter": "sanity", "by": 1})
         before = len(drawn)
         kept_drawing = _drawing(app, table["code"], every)
-        redrawn = drawn[before:]
+        redrawn = [key for key in drawn[before:] if key[0] == "tracker-counter"]
         assert redrawn and all(key[5] == 2 for key in redrawn), redrawn  # only seat 2's Sanity, wherever shown
         assert kept_drawing == _from_scratch(app, monkeypatch, table["code"], every)
         monkeypatch.setitem(app.jinja_env.globals, "kept",
                             lambda *key, caller: real(*key, caller=lambda: drawn.append(key) or caller()))
     phone = kept_drawing[("seat", 2)]
     assert re.search(r'aria-label="Add 1 to Sanity"[^>]*disabled', phone), "at 9 of 9 the +1 is disabled"
+
+
+def test_log_lines_and_seat_rows_are_kept_and_an_undo_carries_the_version_of_the_drawing_it_is_shown_in(app, client,
+                                                                                                        monkeypatch):
+    """A move adds one log line and moves the newest mark: only those lines are drawn again, the seat rows not at all,
+    and a kept line's "back to here" carries the version of the drawing that shows it, not the one that drew it."""
+    table = seated_table(client)
+    every = {("host", None), ("watch", None)} | {("seat", number) for number in range(1, 7)}
+    drawn = []
+    real = screens.kept
+    monkeypatch.setitem(app.jinja_env.globals, "kept",
+                        lambda *key, caller: real(*key, caller=lambda: drawn.append(key) or caller()))
+    _drawing(app, table["code"], every)
+    act_via_api(client, table, table["seats"][2]["seat_token"], {"type": "roll", "dice": "d6"})
+    before = len(drawn)
+    drawing = _drawing(app, table["code"], every)
+    host = drawing[("host", None)]
+    newest, second = (int(seq) for seq in re.findall(r'<li class="log-entry[^"]*" value="(\d+)"', host)[:2])
+    lines = {key[2] for key in drawn[before:] if key[0] == "log-entry"}
+    assert lines == {newest, second}, lines  # the new line, and the one that is no longer the newest
+    assert not [key for key in drawn[before:] if key[0] == "seat-row"], "no seat changed"
+    jumps = re.findall(r'name="version" value="([^"]+)">\s*<input type="hidden" name="seq"', host)
+    version = client.get(f"/api/tables/{table['code']}", headers=bearer(table["host_token"])).get_json()["version"]
+    assert jumps and set(jumps) == {str(version)}, jumps
+    assert drawing == _from_scratch(app, monkeypatch, table["code"], every)
 
 
 def test_each_phone_s_own_row_is_marked_in_a_table_drawn_once_for_every_phone(app, client):
