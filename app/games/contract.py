@@ -29,6 +29,7 @@ A rules module is pure: it imports neither Flask nor SQLAlchemy. It exposes
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,6 +74,19 @@ class Viewer:
 
     def as_dict(self) -> dict[str, Any]:
         return {"role": self.role, "seat": self.seat}
+
+
+def copied(value: Any) -> Any:
+    """A deep copy of JSON data (a state, a move, a view): several times cheaper than copy.deepcopy, which memoises
+    every object it meets; each screen's view and each move copies the whole state."""
+    kind = type(value)
+    if kind is dict:
+        return {key: copied(item) for key, item in value.items()}
+    if kind is list:
+        return [copied(item) for item in value]
+    if kind in (str, int, float, bool) or value is None:
+        return value
+    return copy.deepcopy(value)
 
 
 def seen(viewer: Viewer, *, moves: list[dict[str, Any]], turn: list[int], turn_text: str,

@@ -208,9 +208,9 @@ def having(items, key: str, value) -> list:
     return [item for item in items if item.get(key) == value]
 
 
-# Per process. A table with six phones and a host screen keeps about 50 (counters, log lines, seat rows), about 2 KB each
-# with its key: this holds about 300 busy tables in at most 35 MB. Past that the least recently drawn go (and are drawn
-# again when asked); at 4,096 a benchmark of 143 such tables evicted each fragment before it was asked for again.
+# Per process. A table with six phones and a host screen keeps about 50 (counters, log lines, seat rows), about 2 KB
+# each with its key: this holds about 300 busy tables in at most 35 MB. Past that the least recently drawn go (and are
+# drawn again when asked); at 4,096 a benchmark of 143 such tables evicted each fragment before it was asked for again.
 KEPT_FRAGMENTS = 16384
 
 

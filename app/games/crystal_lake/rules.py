@@ -32,12 +32,11 @@ Readings the text settles, or that no option would change, kept in the code:
 
 from __future__ import annotations
 
-import copy
 import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..contract import Event, IllegalAction, Outcome, Viewer, seen
+from ..contract import Event, IllegalAction, Outcome, Viewer, copied, seen
 from ..moves import Choice, Count, Field, Move, Moves, MoveType, Numbers, SeatField, Whose
 from ..options import reading_in_force
 from ..words import listing, plural
@@ -323,7 +322,7 @@ def search(state: State, move: Move, seat: int):
     if can_dodge and escape is None:
         raise IllegalAction("That's a second Jason token and you hold an Escape Token: say 'use' to discard it "
                             "and send your first Jason back to the bag, or 'keep' to take the attack.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     mine = after["players"][str(seat)]
     if token != "jason":
         mine["board"][token] += 1
@@ -398,7 +397,7 @@ def fear(state: State, move: Move, seat: int):
             raise IllegalAction("The Hidden Stash keeps your own Supplies safe: leave the target out.")
         if player.get("stash_card"):
             raise IllegalAction(f"{seat_name(seat)} already has a Hidden Stash in play tonight.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     mine = after["players"][str(seat)]
     mine["fear_cards"] -= 1
     if card == HIDDEN_STASH:
@@ -434,7 +433,7 @@ def stash(state: State, move: Move, seat: int):
     if player["board"][supply] < count:
         raise IllegalAction(f"{seat_name(seat)}'s Player Board holds {counted(supply, player['board'][supply])}, "
                             f"not {count}.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     mine = after["players"][str(seat)]
     mine["board"][supply] -= count
     mine.setdefault("stash", empty_stash())[supply] += count
@@ -452,7 +451,7 @@ def defense(state: State, move: Move, seat: int):
         raise IllegalAction("Defense Fear Cards are played out of turn, to block a Fear Card played against you.")
     if player["fear_cards"] < 1:
         raise IllegalAction(f"{seat_name(seat)} has no Fear Cards in hand.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["players"][str(seat)]["fear_cards"] -= 1
     return after, [Event(f"played a Defense Fear Card against {seat_name(state['turn'])}'s Fear Card.")]
 
@@ -468,7 +467,7 @@ def return_to_cabin(state: State, move: Move, seat: int):
     player = _on_turn(state, seat, "Returning to the Cabin")
     place = len(state["cabin"]) + 1
     points = state["bravery_points"][min(place, len(state["bravery_points"])) - 1]
-    after = copy.deepcopy(state)
+    after = copied(state)
     mine = after["players"][str(seat)]
     mine["returned"] = True
     mine["fear_cards"] = min(mine["fear_cards"] + 1, MAX_FEAR_CARDS)
@@ -530,7 +529,7 @@ def escape(state: State, move: Move, seat: int):
         raise IllegalAction("An Escape Token removes a Jason token on another night than the one it was gained.")
     if player["board"]["jason"] < 1:
         raise IllegalAction(f"There is no Jason token on {seat_name(seat)}'s Player Board to send back.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     mine = after["players"][str(seat)]
     mine["board"]["jason"] -= 1
     mine["escape"], mine["escape_night"] = False, None
@@ -639,7 +638,7 @@ def drop_off(state: State, move: Move, seat: int):
                        jason=player["board"]["jason"])
     except ScoringError as error:
         raise IllegalAction(str(error)) from None
-    after = copy.deepcopy(state)
+    after = copied(state)
     tonight = _cabin_rewards(state, seat)
     extras, lines = _final_trade_in(state, player, defense_cards, result)
     night = _score_night(after, seat, tonight, result, extras, lines, keep)
@@ -767,7 +766,7 @@ def critical(state: State, move: Move, rng: Any):
     if not any(wanted.values()):
         raise IllegalAction("A Critical Supply card shows at least one Supply; enter how many of each it shows.")
     points = move["points"]
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["critical"] = {"set": {supply: count for supply, count in wanted.items() if count}, "points": points,
                          "claimed_by": None}
     shown = listing(counted(supply, count) for supply, count in wanted.items() if count)
@@ -796,7 +795,7 @@ def count_bag(state: State, move: Move, rng: Any):
                      else "on boards, Hidden Stashes and in Backpacks")
             raise IllegalAction(f"You counted {box[token]} {token_name(token)}, but {out[token]} are {where} "
                                 "right now.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["box"] = box
     total = sum(box.values())
     return after, [Event(f"counted the Camp Bag's tokens: {total} in the box, {box['jason']} of them Jason tokens.")]
@@ -832,7 +831,7 @@ def set_board(state: State, move: Move, seat: int):
     if can_dodge and escape_choice is None:
         raise IllegalAction(f"Two Jason tokens and {seat_name(seat)} holds an Escape Token: say 'use' to discard it "
                             "and send one Jason back to the bag, or 'keep' to take the attack.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     mine = after["players"][str(seat)]
     if attack and escape_choice != "use":
         mine["board"] = board
@@ -874,7 +873,7 @@ def set_hand(state: State, move: Move, seat: int):
     player = state["players"][str(seat)]
     if count == player["fear_cards"]:
         raise IllegalAction(f"{seat_name(seat)} already holds {plural(count, 'Fear Card')}.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["players"][str(seat)]["fear_cards"] = count
     return after, [Event(f"corrected {seat_name(seat)}'s hand to {plural(count, 'Fear Card')} "
                          f"(was {player['fear_cards']}).")]
@@ -899,7 +898,7 @@ def seating(state: State, move: Move, rng: Any):
         raise IllegalAction(_seating_refused(state, move, order))
     if same_round(order, seating_of(state)):
         raise IllegalAction("Turns already go round in that order.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["order"] = list(order)
     return after, [Event(f"entered the seating round the table: {', '.join(seat_name(seat) for seat in order)}; "
                          "turns go round in that order.")]

@@ -7,10 +7,10 @@ the view is built by a function named after what the Cabin Board or the rulebook
 
 from __future__ import annotations
 
-import copy
 from fractions import Fraction
 from typing import Any
 
+from ..contract import copied
 from ..options import readings_shown
 from ..words import listing, percent, plural
 from . import rules
@@ -247,7 +247,7 @@ def board_check(state: State) -> list[str]:
 
 def derive(state: State, seat: int | None) -> dict[str, Any]:
     """The game's own keys of the view: the state (its `turn` is `turn_seat` here) and what the screens show."""
-    shown = {key: copy.deepcopy(value) for key, value in state.items() if key != "turn"}
+    shown = {key: copied(value) for key, value in state.items() if key != "turn"}
     rows = [counselor_row(state, number) for number in turn_order(state)]
     shown |= {
         "turn_seat": state["turn"],

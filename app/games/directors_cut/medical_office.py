@@ -6,11 +6,10 @@ The move's declared fields (rules.py) have already checked that the guard is a s
 
 from __future__ import annotations
 
-import copy
 from itertools import combinations
 from typing import Any
 
-from ..contract import Event, IllegalAction
+from ..contract import Event, IllegalAction, copied
 from ..words import listing
 from .nights import night_of
 from .story import REVIVE_COUNTS, guard_name, question
@@ -48,7 +47,7 @@ def revive(state: dict[str, Any], guard: int, office: list[int], actor: int | No
                             f"you named {len(office)}.")
     if actor is not None and actor not in office:
         raise IllegalAction("Only a guard in the Medical Office (or the host) can call the revive.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["guards"][str(guard)] = "alive"
     after["revive_used"] = True
     names = listing(guard_name(seat) for seat in sorted(office))

@@ -27,11 +27,10 @@ Readings kept in the procedures, without an option:
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from ...dice import DiceError, check_physical, parse
-from ..contract import Event, IllegalAction, Outcome, Viewer, seen
+from ..contract import Event, IllegalAction, Outcome, Viewer, copied, seen
 from ..moves import Choice, Count, Move, Moves, MoveType, Numbers, SeatField, seat_text
 from ..options import OptionError
 from ..words import listing, plural
@@ -317,7 +316,7 @@ def roll(state: dict[str, Any], move: Move, rng: Any):
             rolled = rng.physical(f"d{die}", values, _why(ask))
     except DiceError as error:
         raise IllegalAction(str(error)) from None
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["last_rolls"] = []
     events: list[Event] = []
     _rolled(after, ask, rolled.total, values is not None, events)
@@ -332,7 +331,7 @@ def run_rolls(state: dict[str, Any], move: Move, rng: Any):
     """
     if not _gm_roll(state["ask"]):
         raise IllegalAction(f"The GM has no roll to make now. {question(state, state['ask'])}")
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["last_rolls"] = []
     events: list[Event] = []
     while _gm_roll(after["ask"]):
@@ -353,7 +352,7 @@ def answer(state: dict[str, Any], move: Move, rng: Any):
         raise IllegalAction("Answer with one choice, or name one guard.")
     if guard is not None and (ask["kind"] in CHOICE_ASKS or guard not in ask["guards"]):
         raise IllegalAction(_wrong_answer(state, move, guard))
-    after = copy.deepcopy(state)
+    after = copied(state)
     events: list[Event] = []
     ANSWERS[ask["kind"]](after, ask, guard if choice is None else choice, events)
     return after, events
@@ -417,7 +416,7 @@ def _gm_rolls_ahead(state: dict[str, Any]) -> list[dict[str, Any]]:
     """The rolls one `run-rolls` tap makes if Foxy and Golden Freddy miss: the one due now, then each next GM roll
     until a piece moves and the table is asked about it (played out on a copy with a missing face)."""
     ahead: list[dict[str, Any]] = []
-    future = copy.deepcopy(state)
+    future = copied(state)
     while _gm_roll(future["ask"]):
         ask = future["ask"]
         die = _die_of(future, ask)
@@ -747,7 +746,7 @@ def view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
         "dice": dict(state["dice"]), "order": list(state["order"]),
         "turn_order": [piece_name(piece) for piece in state["order"]], "piece": state["turn"],
         "full_turn": state["full_turn"], "full_turns": state["full_turns"], "turns_done": state["turns_done"],
-        "ask": copy.deepcopy(ask),
+        "ask": copied(ask),
         "question": question(state, ask) if ask else None,
         "answerer": who_answers(state, ask) if ask else None,
         "die": _die_of(state, ask) if ask and ask["kind"] in ROLL_ASKS else None,
@@ -755,9 +754,9 @@ def view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
         "run": _run_view(state),
         "rule": sight_rule(ask),
         "labels": dict(CHOICE_LABELS),
-        "last_roll": copy.deepcopy(last_roll),
-        "last_rolls": copy.deepcopy(state.get("last_rolls", [last_roll] if last_roll else [])),
-        "revive_used": state["revive_used"], "deaths": copy.deepcopy(state["deaths"]),
+        "last_roll": copied(last_roll),
+        "last_rolls": copied(state.get("last_rolls", [last_roll] if last_roll else [])),
+        "revive_used": state["revive_used"], "deaths": copied(state["deaths"]),
         "board": board(state), "odds": odds_view(state), "readings": in_force(state),
         "me": me_of(state, viewer.seat),
     }

@@ -27,10 +27,9 @@ Readings of loose sentences, each a setup option labelled assumed (docs/games/fl
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from ..contract import Event, IllegalAction, Outcome, Viewer, seen
+from ..contract import Event, IllegalAction, Outcome, Viewer, copied, seen
 from ..moves import Count, Field, Flag, Move, Moves, SeatField, Whose, is_whole
 from ..words import listing, plural
 from . import PROFILE, READING_TEXT, READINGS, SPEC, combat
@@ -243,7 +242,7 @@ def redraw(state: dict[str, Any], move: Move, rng: Any):
     if _player(state, whose)["redrawn"] is not None:
         raise IllegalAction(f"You already settled {label}; each card may be redrawn only once.")
     count = move["count"]
-    after = copy.deepcopy(state)
+    after = copied(state)
     mine = _player(after, whose)
     mine["redrawn"] = count
     if count == 0:
@@ -274,7 +273,7 @@ def start(state: dict[str, Any], move: Move, rng: Any):
     if move.actor is not None and deciding:
         raise IllegalAction(f"{_names(deciding)} still {'has' if len(deciding) == 1 else 'have'} to keep or redraw "
                             "their opening hand; the host can start without them.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     events = [Event(f"started the game: {_seat(first)} goes first.")]
     _begin_turn(after, first, events)
     return after, events
@@ -341,7 +340,7 @@ def next_phase(state: dict[str, Any], move: Move, rng: Any):
     waiting = _fight_first(state)
     if waiting:
         raise IllegalAction(waiting)
-    after = copy.deepcopy(state)
+    after = copied(state)
     seat = turn["seat"]
     events: list[Event] = []
     if turn["phase"] == "cleanup":
@@ -407,7 +406,7 @@ def set_health(state: dict[str, Any], move: Move, rng: Any):
 def _set_health(state: dict[str, Any], move: Move, whose: int, new: int):
     """'Health: 20 per player', never below 0; a player at 0 is out."""
     old = _player(state, whose)["health"]
-    after = copy.deepcopy(state)
+    after = copied(state)
     _player(after, whose)["health"] = new
     events = [Event(f"{_label(move, 'Health')} {_change(old, new)}.")]
     _after_health(after, whose, events)
@@ -463,7 +462,7 @@ def gain_power(state: dict[str, Any], move: Move, rng: Any):
 def _set_power(state: dict[str, Any], move: Move, change: int):
     whose = _owner(state, move, "Power")
     old = _player(state, whose)["power"]
-    after = copy.deepcopy(state)
+    after = copied(state)
     _player(after, whose)["power"] = old + change
     verb = "spent" if change < 0 else "gained"
     return after, [Event(f"{verb} {abs(change)} Power: {_label(move, 'Power')} {_change(old, old + change)}.")]
@@ -493,7 +492,7 @@ def spend_remnant(state: dict[str, Any], move: Move, rng: Any):
     whose = _owner(state, move, "Remnant")
     amount, limit = move["amount"], _remnant_max(state)
     before = _player(state, whose)["graveyard"]
-    after = copy.deepcopy(state)
+    after = copied(state)
     mine = _player(after, whose)
     mine["graveyard"] -= amount
     mine["removed"] += amount
@@ -531,7 +530,7 @@ def set_graveyard(state: dict[str, Any], move: Move, rng: Any):
 
 def _set_graveyard(state: dict[str, Any], move: Move, whose: int, new: int):
     old = _player(state, whose)["graveyard"]
-    after = copy.deepcopy(state)
+    after = copied(state)
     _player(after, whose)["graveyard"] = new
     text = (f"{_label(move, 'Graveyard')} {_change(old, new)}; Remnant "
             f"{remnant(_player(after, whose), _remnant_max(state))}.")
@@ -552,7 +551,7 @@ def draw(state: dict[str, Any], move: Move, rng: Any):
     """Card effects draw more than the Draw phase's one card."""
     whose = _owner(state, move, "deck")
     old = _player(state, whose)["deck"]
-    after = copy.deepcopy(state)
+    after = copied(state)
     _player(after, whose)["deck"] = old - move["amount"]
     return after, [Event(f"drew {plural(move['amount'], 'card')}: {_label(move, 'deck')} "
                          f"{_change(old, old - move['amount'])}.")]
@@ -567,7 +566,7 @@ def set_deck(state: dict[str, Any], move: Move, rng: Any):
     old = _player(state, whose)["deck"]
     if move["value"] == old:
         raise IllegalAction(f"{_capital(_label(move, 'deck'))} already has {old} cards.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     _player(after, whose)["deck"] = move["value"]
     return after, [Event(f"set {_label(move, 'deck')} to {move['value']} cards (was {old}).")]
 
@@ -602,7 +601,7 @@ def attack(state: dict[str, Any], move: Move, rng: Any):
         raise IllegalAction(f"{_seat(target)} is already out of the game.")
     bonus = move["bonus"]
     attacker = combat.fighter(move["atk"], move["def"], bonus)
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["fight"] = {"attacker_seat": attacker_seat, "target": target, "bonus": bonus, "disguise": move["disguise"],
                       "attacker": attacker, "blockers": None, "turn": turn["number"]}
     extras = [f"+{bonus}/+{bonus} included"] if bonus else []
@@ -654,7 +653,7 @@ def block(state: dict[str, Any], move: Move, rng: Any):
     blockers = _blockers(fight, move)
     who = f"{_seat(fight['attacker_seat'])}'s attack"
     if len(blockers) > 1 and fight["attacker"]["atk"] > 0 and reading(state, "blocked_damage") == "split":
-        after = copy.deepcopy(state)
+        after = copied(state)
         after["fight"]["blockers"] = blockers
         return after, [Event(f"assigned {plural(len(blockers), 'blocker')} to {who}: Player "
                              f"{fight['attacker_seat']} splits the attacker's {fight['attacker']['atk']} ATK "
@@ -705,7 +704,7 @@ def _fight_resolves(state: dict[str, Any], fight: dict[str, Any], blockers: list
     result = combat.resolve(fight["attacker"], [{"atk": b["atk"], "def": b["def"]} for b in blockers], damage)
     for fought, entered in zip(result["blockers"], blockers, strict=True):
         fought["slot"] = entered["slot"]
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["fight"] = None
     defender, owner = _player(after, target), _player(after, attacker_seat)
     health_before = defender["health"]

@@ -38,13 +38,12 @@ Readings the text settles, kept in the code:
 
 from __future__ import annotations
 
-import copy
 import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...dice import DiceError
-from ..contract import Event, IllegalAction, Outcome, Viewer, seen
+from ..contract import Event, IllegalAction, Outcome, Viewer, copied, seen
 from ..moves import Choice, Count, Move, Moves, MoveType, Numbers, SeatField, Whose
 from ..options import reading_in_force, readings_shown
 from ..words import listing, percent, plural
@@ -303,7 +302,7 @@ def first_player(state: State, move: Move, rng: Any):
     whose = move["whose"]
     if whose is None:  # the host names them; a phone's own seat is filled in
         raise IllegalAction("Say who most recently ate pizza: they take the first turn.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     _start_turn(after, whose)
     return after, [Event(f"{_name(state, whose)} most recently ate pizza and takes the first turn with "
                          f"{plural(after['actions_left'], 'Action token')}.")]
@@ -324,7 +323,7 @@ def place_items(state: State, move: Move, seat: int, rng: Any):
     """Step 1: 'Draw two Item tokens from the pool. Place each one face up in the room ... that matches the number.'"""
     if state["items_placed"]:
         raise IllegalAction(f"{_name(state, seat)} has already placed two items this turn.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["items_placed"] = True
     return after, [Event("placed two Item tokens on the board.")]
 
@@ -358,7 +357,7 @@ def take_action(state: State, move: Move, seat: int, rng: Any):
     _use_token(state, seat, ACTIONS[what].lower())
     if what == "play-card" and state["hands"][str(seat)] < 1:
         raise IllegalAction(f"{_name(state, seat)} has no Action cards in hand to play.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["actions_left"] -= 1
     text = f"took an action: {ACTIONS[what]}"
     if what == "play-card":
@@ -405,7 +404,7 @@ def _spend_too_far(state: State, move: Mapping[str, Any], value: Any) -> str:
 def spend(state: State, move: Move, seat: int, rng: Any):
     """'Flip your Character token to the scary side and move it one, two, or three spaces up': no Action token."""
     steps, token = move["steps"], _token(state, seat)
-    after = copy.deepcopy(state)
+    after = copied(state)
     mine = _token(after, seat)
     mine["space"] = min(TOP, token["space"] + steps)
     mine["scary"] = True
@@ -438,7 +437,7 @@ def capture(state: State, move: Move, seat: int, rng: Any):
         raise IllegalAction(f"{_name(state, seat)}'s Character token shows the X side: spend items to get scarier "
                             "before trying to capture again.")
     _use_token(state, seat, "try to capture")
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["actions_left"] -= 1
     after["event_deck"] -= 1
     after["events_flipped"].append(event)
@@ -504,7 +503,7 @@ def draw(state: State, move: Move, seat: int, rng: Any):
     else:
         drawn = [MISS] * (count - guards) + [GUARD] * guards
         source = "physical"
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["capture"] = None
     after["attempts"] += 1
     captured = GUARD in drawn
@@ -562,7 +561,7 @@ def end_turn(state: State, move: Move, seat: int, rng: Any):
                             "left.")
     if whose is None and following is None:
         raise IllegalAction("Say who sits on your left: this table names them at every pass.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     if whose is not None and following is not None and whose != following:
         order = [number for number in _order(after) if number != whose]
         order.insert(order.index(seat) + 1, whose)
@@ -586,7 +585,7 @@ def party_time(state: State, move: Move, rng: Any):
         raise IllegalAction("Say who shouted party time first.")
     if whose == turn:
         raise IllegalAction("Only another player can shout party time on your turn.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["party_called"] = whose
     return after, [Event(f"{_name(state, whose)} shouted \"party time!\" first and draws an Item token; "
                          f"{_name(state, turn)} now places two items as normal.")]
@@ -612,7 +611,7 @@ def draw_table(state: State, move: Move, rng: Any):
         raise IllegalAction(f"Give {TOP} numbers: the tokens drawn from spaces 1 to {TOP}.")
     if values == state["draw_table"]:
         raise IllegalAction("That is the draw table already.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["draw_table"] = list(values)
     return after, [Event(f"set the draw table for spaces 1-{TOP} to " + ", ".join(str(v) for v in values) + ".")]
 
@@ -634,7 +633,7 @@ def correct_bag(state: State, move: Move, rng: Any):
     old, new = state["bag"], {MISS: move["miss"], GUARD: move["guards"]}
     if new == old:
         raise IllegalAction(f"The bag holds {_bag_text(old)} already.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["bag"] = new
     aside = _guards_aside(after)
     return after, [Event(f"corrected the bag: {_bag_text(old)} \u2192 {_bag_text(new)} "
@@ -719,7 +718,7 @@ def _offer_capture(state: State) -> list[dict[str, Any]]:
         return []
     count = _draws_at(state, token["space"])
     for event in ("other", *_event_choices(state, {})):
-        after = copy.deepcopy(state)
+        after = copied(state)
         _apply_effect(after, event)
         if count <= _bag_total(after["bag"]):
             return [{"type": "capture", "room": ROOMS[0], "event": event}]
@@ -824,7 +823,7 @@ def _board_check(state: State) -> list[str]:
 
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
     """Everything is public; plus the rows, odds, readings and reminders the panel shows, so templates stay simple."""
-    shown = {key: copy.deepcopy(value) for key, value in state.items() if key not in ("turn", "guard_aside")}
+    shown = {key: copied(value) for key, value in state.items() if key not in ("turn", "guard_aside")}
     bag, turn, capture, last = state["bag"], state["turn"], state["capture"], state["last_draw"]
     following = _next_seat(state, turn) if turn is not None else None
     over = outcome(state) is not None

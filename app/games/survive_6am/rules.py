@@ -37,11 +37,10 @@ Readings the text settles, kept in the code:
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from ...dice import DiceError
-from ..contract import Event, IllegalAction, Outcome, Viewer, seen
+from ..contract import Event, IllegalAction, Outcome, Viewer, copied, seen
 from ..moves import Choice, Count, Move, Moves, MoveType, Numbers, Whose
 from ..options import reading_in_force, readings_shown
 from ..words import listing, plural
@@ -258,7 +257,7 @@ def advance_time(state: State, move: Move, rng: Any):
         waiting = [name_of(state, seat) for seat in state["order"] if seat not in state["reacted"]]
         raise IllegalAction(f"Phase Two isn't over: {' and '.join(waiting)} still "
                             f"{'has' if len(waiting) == 1 else 'have'} to react before time advances.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     discarded = after["clock_pile"].pop(0)
     now = current_time(after)
     if not after["clock_pile"]:
@@ -282,7 +281,7 @@ def cameras_flipped(state: State, move: Move, rng: Any):
     """Phase One is done on the cardboard; Phase Two starts in the reaction order fixed by the dials now."""
     if state["phase"] != CAMERAS:
         raise IllegalAction(_not_now(state, "Flipping the cameras is Phase One"))
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["phase"] = REACT
     _fix_order(after)
     return after, [Event(f"finished flipping the cameras. Phase Two: {_order_text(after)}.")]
@@ -504,7 +503,7 @@ def react(state: State, move: Move, rng: Any):
     cost = power_math.reaction_cost(dice_total, cards, depletion, state["depletion_cost"])
     before = state["guards"][str(actor)]["power"]
     paid = cost <= before
-    after = copy.deepcopy(state)
+    after = copied(state)
     guard = after["guards"][str(actor)]
     if paid:
         guard["power"] = before - cost
@@ -614,7 +613,7 @@ def flip(state: State, move: Move, rng: Any):
     total = sum(state["animatronics"].values())
     if card == ANIMATRONIC and face_up(state, whose, (ANIMATRONIC,)) >= total:
         raise IllegalAction(f"{name} has only {total} Animatronics, and all of them are face up already.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     after.setdefault("cameras", {str(seat): {} for seat in state["seats"]})
     after["cameras"][str(whose)].setdefault(location, []).append(card)
     more = " (keep flipping this pile until a card that isn't an Animatronic)" if card == ANIMATRONIC else ""
@@ -641,7 +640,7 @@ def clear_camera(state: State, move: Move, rng: Any):
     location, name = move["location"], name_of(state, whose)
     if not cameras(state, whose).get(location):
         raise IllegalAction(f"Nothing is tapped in at {name}'s {location} yet.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["cameras"][str(whose)].pop(location)
     return after, [Event(f"cleared {name}'s {location} camera to tap it in again.")]
 
@@ -666,7 +665,7 @@ def star(state: State, move: Move, rng: Any):
         raise IllegalAction(_not_now(state, "The star is checked in Phase One, before Phase Two's order is fixed"))
     if whose == state["star"]:
         raise IllegalAction(f"The star is on {name_of(state, whose)}'s dial already.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["star"] = whose
     _fix_order(after)
     return after, [Event(f"the star shows on {name_of(state, whose)}'s dial: {_order_text(after)}.")]
@@ -708,7 +707,7 @@ def office(state: State, move: Move, rng: Any):
         raise IllegalAction(f"{name_of(state, first)}'s unanswered Hallway Animatronic is resolved first "
                             f"({_resolve_text(state)}): it reaches {name_of(state, first)}'s Office before anything "
                             f"reaches {name_of(state, whose)}'s.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["caught"] = whose
     after["caught_at"] = current_time(state)
     return after, [Event(f"an Animatronic reached {name_of(state, whose)}'s Office!")]
@@ -1018,11 +1017,11 @@ def _next_time(state: State) -> str:
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
     """Everything (nothing is hidden), plus what the screens show: the time, the guards, the phase, the odds."""
     seat = viewer.seat
-    shown = copy.deepcopy(state)
+    shown = copied(state)
     total = rounds_total(state)
     now = reactor(state)
     over = _ended(state) is not None
-    fixed = copy.deepcopy(state)
+    fixed = copied(state)
     if not state["order"]:
         _fix_order(fixed)
     title, reminder = PHASES[state["phase"]]

@@ -5,14 +5,13 @@ Pure: no Flask, no SQLAlchemy. A tracker has no hidden information and never end
 
 from __future__ import annotations
 
-import copy
 import re
 import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
 from ...dice import DiceError, parse
-from ..contract import Event, IllegalAction, Outcome, Viewer, seen
+from ..contract import Event, IllegalAction, Outcome, Viewer, copied, seen
 from ..moves import Choice, Count, Field, Move, Moves, Numbers, Text
 from ..options import COUNTER_LIMIT  # how far a counter without a minimum or maximum may go
 
@@ -181,7 +180,7 @@ def _whose(state: dict[str, Any], move: Move) -> tuple[dict[str, Any], str]:
 def _set(state: dict[str, Any], move: Move, counter: dict[str, Any], owner: str, new: int):
     old = counter["values"][owner]
     label = _label({**move, "name": counter["name"]})
-    after = copy.deepcopy(state)
+    after = copied(state)
     counter_of(after, move)["values"][owner] = new
     if move.type == "set":
         return after, [Event(f"set {label} to {new} (was {old})")]
@@ -194,7 +193,7 @@ def next_round(state: dict[str, Any], move: Move, rng: Any):
     """The round counter goes up by one."""
     if state["round"] >= MAX_ROUND:
         raise IllegalAction(f"This table counts rounds up to {MAX_ROUND:,}.")
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["round"] += 1
     return after, [Event(f"Round {after['round']} begins.")]
 
@@ -215,7 +214,7 @@ def roll(state: dict[str, Any], move: Move, rng: Any):
     except DiceError as error:
         raise IllegalAction(str(error)) from None
     source = "app" if values is None else "physical"
-    after = copy.deepcopy(state)
+    after = copied(state)
     after["last_roll"] = {"dice": dice.text, "values": [list(group) for group in rolled.values],
                           "total": rolled.total, "text": rolled.describe(), "why": why, "seat": move.actor,
                           "source": source}
@@ -260,7 +259,7 @@ def outcome(state: dict[str, Any]) -> Outcome | None:
 
 def view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     """Everything (nothing is hidden), plus `me`: a seat's own counters, for the top of its phone."""
-    shown = copy.deepcopy(state)
+    shown = copied(state)
     shown["me"] = None
     if viewer.seat in state["seats"]:
         shown["me"] = {"counters": [{"key": counter["key"], "name": counter["name"], "min": counter["min"],
