@@ -341,16 +341,28 @@ class SocketBroker(Broker):
         with self._lock:
             if self._thread is not None and self._thread.is_alive():
                 return
+            binding = None
             try:
                 self.folder.mkdir(mode=0o700, exist_ok=True)
                 if self.folder.stat().st_uid != os.getuid():
                     raise PermissionError(f"{self.folder} belongs to another user")
-                self._path = self.folder / f"{os.getpid()}-{secrets.token_hex(4)}.sock"
+                path = self.folder / f"{os.getpid()}-{secrets.token_hex(4)}.sock"
+                # Bound under another name and renamed once listening: between bind and listen a connection is
+                # refused, and a process signalling then would take this socket for a dead one's and delete it,
+                # and this process would hear no other from then on.
+                binding = path.with_suffix(".binding")
                 self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                self._socket.bind(str(self._path))
+                self._socket.bind(str(binding))
                 self._socket.listen(64)
+                os.replace(binding, path)
+                self._path = path
             except OSError as error:
                 log.warning("live updates: other processes can't signal this one (%s)", error)
+                if self._socket is not None:
+                    self._socket.close()
+                if binding is not None:
+                    with contextlib.suppress(OSError):
+                        binding.unlink()
                 self._socket = self._path = None
                 return
             self._thread = threading.Thread(target=self._listen, name="nightshift-listen", daemon=True)
