@@ -125,8 +125,7 @@ def remembered_url(endpoint: str, **values) -> str:
     many = g.get("drawing_for_many")
     urls = current_app.extensions.setdefault("nightshift_urls", {}) if many else g.setdefault("built_urls", {})
     try:
-        key = ((request.url_root, endpoint, *sorted(values.items())) if has_request_context()
-               else ("", endpoint, *sorted(values.items())))
+        key = (request.url_root if has_request_context() else "", endpoint, *sorted(values.items()))
         url = urls.get(key)
     except TypeError:  # an unhashable value: build it every time
         return url_for(endpoint, **values)
