@@ -66,6 +66,13 @@ def _seat_shown(kind: Kind, table: Table):
     return next((seat for seat in table.player_seats if seat.number == number), None) if number else None
 
 
+# Under gevent a drawing yields to the worker's other requests (and its heartbeat to gunicorn) once it has held the
+# worker this long: a table of a host and six phones draws in one go (yielding between its renders let every other
+# ready request in first, and each table's last screen waited for them all), while a table with dozens of screens or a
+# wave of drawings (a thousand phones reconnecting) still lets the others through every few milliseconds.
+HOLD_SECONDS = 0.02
+
+
 def draw(app: Flask, environ: dict, code: str, kinds: set[Kind]) -> Picture:
     """Load the table once and render its live region for each kind of screen; the session ends before returning.
 
@@ -91,12 +98,13 @@ def draw(app: Flask, environ: dict, code: str, kinds: set[Kind]) -> Picture:
             picture = Picture(version=table.version, presence=shared.presence,
                               seats={seat.id: seat.token_hash for seat in table.seats})
             numbers = {seat.number for seat in table.player_seats}
+            held_since = time.perf_counter()
             for kind in kinds:
                 if kind[1] is not None and kind[1] not in numbers:
                     continue  # no such seat any more: its streams end
-                # Under gevent, let other requests and the worker's heartbeat to gunicorn run between renders: a
-                # wave of drawings (a thousand phones reconnecting) must not hold the worker for a minute.
-                time.sleep(0)
+                if time.perf_counter() - held_since >= HOLD_SECONDS:
+                    time.sleep(0)
+                    held_since = time.perf_counter()
                 screen = "board" if kind[0] == "board" else "page"
                 context = live_context(table, _visitor_for(kind, table), _seat_shown(kind, table), screen, shared)
                 template = "tables/_board_live.html" if screen == "board" else "tables/_live.html"

@@ -248,3 +248,29 @@ def test_every_game_s_drawing_for_many_screens_is_each_screen_s_own_drawing(app,
             assert act_via_api(client, table, token, chance.choice(moves)).status_code == 200
             made += 1
     assert made >= 4, "the drawings compared must span several moves"
+
+
+class _Clock:
+    """perf_counter for screens.draw: each reading `step` seconds after the last (a render takes that long)."""
+
+    def __init__(self, step: float):
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+@pytest.mark.parametrize(("render_seconds", "yields"), [(0.001, 0), (0.015, 3)])
+def test_a_drawing_yields_the_worker_only_once_it_has_held_it_a_while(client, app, monkeypatch, render_seconds,
+                                                                      yields):
+    """A host and six phones draw in one go (each screen's picture waited behind every other ready request when it
+    yielded between renders), but a long drawing still lets the worker's other requests in every HOLD_SECONDS."""
+    table = seated_table(client)
+    slept = []
+    monkeypatch.setattr(screens.time, "perf_counter", _Clock(render_seconds))
+    monkeypatch.setattr(screens.time, "sleep", slept.append)
+    every = {("host", None)} | {("seat", number) for number in range(1, 7)}
+    picture = screens.draw(app, drawing_environ(), table["code"], every)
+    assert set(picture.regions) == every
+    assert slept == [0] * yields
