@@ -280,6 +280,14 @@ class Bench:
     def pool_for(self, table: Table) -> Pool:
         return self.pools[table.index % len(self.pools)]
 
+    def port_for(self, table_index: int, screen: int) -> int:
+        """The server a table's screen streams from: the screens of every table spread round-robin over the servers
+        (the soak: a move must cross servers), or with --spread tables each table's screens on its own server, as
+        at a real table whose phones all scan the QR code of the host screen's server."""
+        if self.args.spread == "tables":
+            return self.ports[table_index % len(self.ports)]
+        return self.ports[(table_index * (self.args.phones + 1) + screen) % len(self.ports)]
+
     # -- setup ---------------------------------------------------------------------------------------------------
 
     async def create_tables(self) -> None:
@@ -299,12 +307,12 @@ class Bench:
                                                      {"name": f"Phone {n + 1}", "key": table.join_key})
                     if status != 201:
                         raise RuntimeError(f"join {table.code} -> {status}: {joined}")
-                    port = self.ports[(i * (args.phones + 1) + n) % len(self.ports)]
+                    port = self.port_for(i, n)
                     phone = Screen(table, joined["seat_token"], joined["seat"], port)
                     table.players.append(phone)
                     table.screens.append(phone)
                 if args.host_screen:
-                    port = self.ports[(i * (args.phones + 1) + args.phones) % len(self.ports)]
+                    port = self.port_for(i, args.phones)
                     table.screens.append(Screen(table, table.host_token, None, port))
                 status, described = await pool.json("GET", f"/api/tables/{table.code}", token=table.host_token)
                 if status != 200:
@@ -892,11 +900,13 @@ def report(args, result: dict, bare: dict | None, worker: str, database: str, tr
                 f"(client {phase['client_cpu_pct']}%); load average {phase['loadavg_1m']}")
 
     screens = f"{args.phones} phones" + (" + the host screen" if args.host_screen else "")
+    placement = "" if args.servers == 1 else (
+        "; each table's screens on one server" if args.spread == "tables" else "; every table's screens spread")
     lines = [
         "",
         "== Night Shift live-update benchmark ==",
         f"config      {args.tables} tables x ({screens}) = {result['streams']} streams; {args.actions} moves at "
-        f"{args.rate}/s; db {database}; {worker}",
+        f"{args.rate}/s; db {database}; {worker}{placement}",
         f"setup       tables+joins {result['setup_s']} s; streams opened in {result['streams_open_s']} s",
     ]
     if bare:
@@ -940,8 +950,8 @@ def report(args, result: dict, bare: dict | None, worker: str, database: str, tr
     print("\n".join(lines))
     compact = {k: v for k, v in result.items() if k not in ("move_failures", "stream_drop_samples")}
     compact |= {"tables": args.tables, "phones": args.phones, "host_screen": args.host_screen, "actions": args.actions,
-                "rate": args.rate, "servers": args.servers, "workers": args.workers, "database": database,
-                "worker": worker, "server_log_trouble": len(trouble), "bare": bare,
+                "rate": args.rate, "servers": args.servers, "spread": args.spread, "workers": args.workers,
+                "database": database, "worker": worker, "server_log_trouble": len(trouble), "bare": bare,
                 "goals": {sentence: met for sentence, met in judged}}
     print(json.dumps(compact, separators=(",", ":")))
 
@@ -955,6 +965,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--actions", type=int, default=1500, help="moves in total (default 1500)")
     parser.add_argument("--rate", type=float, default=20.0, help="moves per second across all tables (default 20)")
     parser.add_argument("--servers", type=int, default=1, help="app servers on one database, screens spread over them")
+    parser.add_argument("--spread", choices=("screens", "tables"), default="screens",
+                        help="with several servers: every table's screens spread over them (default), or each "
+                             "table's screens on one server, its moves sent there too")
     parser.add_argument("--workers", type=int, default=1, help="gunicorn workers per server (default 1)")
     parser.add_argument("--database-url", help="SQLAlchemy URL (default: SQLite in a fresh temp instance dir)")
     parser.add_argument("--bare-writes", type=int, default=2000, help="bare writes for the floor (0: skip it)")

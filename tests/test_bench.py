@@ -35,3 +35,22 @@ def test_the_live_benchmark_runs_end_to_end_with_small_numbers():
     assert result["write_burst"]["moves"] > 0 and result["write_burst"]["cpu_ms_per_move"] > 0
     assert "others_cpu_pct" in result["load"] and "loadavg_1m" in result["load"]
     assert any(line.startswith("GOAL") for line in run.stdout.splitlines())
+
+
+def test_with_several_servers_the_live_benchmark_spreads_every_table_or_keeps_each_on_one():
+    """The soak spreads every table's screens over the servers (a move must cross them); `--spread tables` keeps each
+    table's screens, and its moves, on one server, as phones that scan the host screen's QR code do."""
+    import argparse
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_live", ROOT / "bench" / "live.py")
+    live = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(live)
+    ports = [8001, 8002]
+    for spread, expected in (("screens", {8001, 8002}), ("tables", None)):
+        bench = live.Bench(argparse.Namespace(tables=4, phones=2, spread=spread), ports)
+        for index in range(4):
+            used = {bench.port_for(index, screen) for screen in range(3)}  # two phones and the host
+            assert used == (expected or {ports[index % 2]}), (spread, index, used)
+            table = live.Table("CODE1", "key", "token", 1, index)
+            assert bench.pool_for(table).all[0].port == ports[index % 2]  # its moves go to its own server
