@@ -63,8 +63,8 @@ def events(code: str):
     sent = known_version()
     kind = None
     if request.args.get("region"):
-        wanted = request.args.get("seat", "")
-        shown = service.seat_by_number(table, int(wanted)) if visitor.host and wanted.isdigit() else visitor.player
+        wanted = whole_or_none(request.args.get("seat", ""), minimum=1)  # as /live reads it: else the host screen
+        shown = service.seat_by_number(table, wanted) if visitor.host and wanted is not None else visitor.player
         kind = screens.kind_of(visitor, shown, board=request.args.get("board") == "1")
     shown_presence = request.args.get("p", "")[:64]
     # A page that shows an older picture than the table (it reconnected after missing changes) gets one at once.

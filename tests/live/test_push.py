@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from app.live import routes, screens
-from tests.conftest import act_via_api, bearer, create_via_api, join_via_api
+from tests.conftest import act_via_api, bearer, create_via_api, join_via_api, page_text
 
 
 @pytest.fixture
@@ -190,3 +190,23 @@ def test_one_refresher_keeps_every_streaming_seat_connected_and_stops_with_the_l
     while app.extensions.get("nightshift.presence") and time.monotonic() < deadline:
         time.sleep(0.02)
     assert not app.extensions.get("nightshift.presence"), "the refresher stops once no seat streams here"
+
+
+@pytest.mark.parametrize("wanted", ["²", "٣", "1e3", "-1", ""])
+def test_a_host_stream_for_a_seat_that_is_not_a_seat_number_pushes_the_host_screen(client, wanted):
+    """`?seat=` is read as /live reads it: ASCII digits naming a seat, or else the host's own screen (a "²" answered
+    500: str.isdigit says yes to it and int() refuses it)."""
+    table = seated_table(client)
+    missing = client.get(f"/t/{table['code']}/events?region=1&v=1&seat=9", headers=bearer(table["host_token"]))
+    assert missing.status_code == 404 and "This table has no seat '9'" in page_text(missing)
+    host = Stream(client, f"/t/{table['code']}/events?region=1&v=1&seat={wanted}", table["host_token"])
+    try:
+        _, region = host.next_region()
+        assert "Players" in region and "Your counters" not in region
+    finally:
+        host.close()
+    playing = Stream(client, f"/t/{table['code']}/events?region=1&v=1&seat=1", table["host_token"])
+    try:
+        assert "Your counters" in playing.next_region()[1]
+    finally:
+        playing.close()
