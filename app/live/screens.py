@@ -68,8 +68,8 @@ def _seat_shown(kind: Kind, table: Table):
 
 # Under gevent a drawing yields to the worker's other requests (and its heartbeat to gunicorn) once it has held the
 # worker this long: a table of a host and six phones draws in one go (yielding between its renders let every other
-# ready request in first, and each table's last screen waited for them all), while a table with dozens of screens or a
-# wave of drawings (a thousand phones reconnecting) still lets the others through every few milliseconds.
+# ready request in first, and each table's last screen waited for them all), while a table with dozens of screens
+# still lets the others through at least every 20 ms (and so does a wave of drawings, one table after another).
 HOLD_SECONDS = 0.02
 
 
