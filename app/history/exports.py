@@ -17,6 +17,7 @@ from sqlalchemy import select
 
 from ..errors import Invalid, NightShiftError
 from ..extensions import db
+from ..inputs import JSON_DEPTH_MAX, json_depth
 from ..models import as_utc, utcnow
 from . import figures as game_figures
 from .models import ENDED_EARLY, FINISHED, Play, PlayerAlias, PlaySeat
@@ -200,10 +201,21 @@ def _moment(value: Any, index: int, field: str) -> datetime:
 def parse(raw: bytes) -> dict[str, Any]:
     """Night Shift's JSON from an uploaded file, or Refused with a sentence (not JSON, another format or version)."""
     try:
-        data = json.loads(raw.decode("utf-8-sig"))
+        text = raw.decode("utf-8-sig")
+        # Measured before parsing, as the API does: nesting json.loads reads but the JSON encoder can't write back
+        # (about 940 deep) answered 500 when the play was stored. Night Shift's own export nests a few levels.
+        deep = json_depth(text) > JSON_DEPTH_MAX
+        data = None if deep else json.loads(text)
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise Refused("That file isn't JSON: choose the file Night Shift's history export made "
                       "(nightshift-history.json). Nothing was imported.") from None
+    _need(not deep, None, f"nests lists and objects more than {JSON_DEPTH_MAX} deep, which Night Shift's own export "
+                          "never does.")
+    try:  # an unpaired \ud800-\udfff escape: no UTF-8 text holds it, so storing or downloading it answered 500
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise Refused("The file has text with a broken character (an unpaired \\ud800-\\udfff escape), which "
+                      "Night Shift's own export never writes. Nothing was imported.") from None
     _need(isinstance(data, dict) and data.get("format") == FORMAT, None,
           "isn't a Night Shift history: choose the file the history page's 'Export JSON' made.")
     version = data.get("version")

@@ -127,7 +127,14 @@ def test_export_then_import_on_a_fresh_database_gives_the_same_history(app, play
      "Play 2 in the file has a player name that won't do"),
     (export_file([PLAYS[0], PLAYS[0]]), "holds the same play twice"),
     (export_file([{**PLAYS[0], "id": "../../etc"}]), "needs an 'id' of 8-32 hex digits"),
-    (b"[" * 100_000 + b"]" * 100_000, "That file isn't JSON"),
+    (b"[" * 100_000 + b"]" * 100_000, "more than 32 deep"),
+    # deep enough for json.loads, too deep to store: it answered 500 (a RecursionError writing it back)
+    (export_file([{**PLAYS[0], "options": {"x": json.loads("[" * 940 + "]" * 940)}}]), "more than 32 deep"),
+    # a lone surrogate (an unpaired \\ud800 escape) in any text: UTF-8 can't hold it, so storing it answered 500, or
+    # (in options, stored escaped) every JSON download of the history did afterwards
+    (export_file([{**PLAYS[0], "game_name": "x\ud800y"}]), "a broken character"),
+    (export_file([{**PLAYS[0], "options": {"a": "\udfff"}}]), "a broken character"),
+    (export_file([PLAYS[0]], merges=[{"name": "Ann", "person": "\udbff"}]), "a broken character"),
 ])
 def test_a_file_that_isnt_night_shifts_history_is_refused_with_a_sentence_and_nothing_stored(app, client, body,
                                                                                            message):
