@@ -144,7 +144,8 @@ def clean_name(raw: object) -> str:
     if not isinstance(raw, str):
         raise Invalid("Type your name so the table knows who sits where.")
     name = " ".join(unicodedata.normalize("NFC", raw).split())
-    if not name:
+    # Nothing to see (only accents, joiners or spaces) would be a blank seat on every screen.
+    if all(unicodedata.category(char)[0] in "MZC" for char in name):
         raise Invalid("Type your name so the table knows who sits where.")
     if any(char in FORBIDDEN_IN_NAMES or unicodedata.category(char).startswith("C") for char in name):
         raise Invalid("Names can use letters, numbers, spaces and simple punctuation, "

@@ -61,6 +61,8 @@ def test_an_oversize_body_is_refused_before_it_is_read(client, app, table):
     ("<script>alert(1)</script>", "not < > { } [ ] \\ ` or $"),
     ("Bob\x00", "not < > { } [ ] \\ ` or $"),
     ("{{ config }}", "not < > { } [ ] \\ ` or $"),
+    ("\u0301", "Type your name"),  # accents with nothing under them: a blank-looking seat on every screen
+    ("\u0301 \u0308\u200d", "Type your name"),
 ])
 def test_join_refuses_bad_names(client, app, table, name, message):
     body = {"name": name, "key": table["join_key"]}
