@@ -11,7 +11,11 @@ hits all alike:
 - `host`: the host screen's live region (GET /t/CODE/live), rendered in full;
 - `phone`: seat 1's live region, rendered in full;
 - `current`: seat 1's live region when its version is current (the 204 answer most refetches get);
-- `rules`: one `rules.view` + `rules.outcome` of the current state, no web layer.
+- `rules`: one `rules.view` + `rules.outcome` of the current state, no web layer;
+- `drawn`: what a pushed drawing costs per screen (app/live/screens.py), for the host screen and every seat's phone
+  drawn together, with the fragments kept from the drawing before (what a change that alters few of them costs);
+- `fresh`: the same with nothing kept (what a change that alters every fragment costs). Screens share fragments only
+  where a game's template says so (`once`, `kept`): the gap to the tracker's shows what a panel would gain.
 
 It prints p50/p95 in milliseconds and each figure's ratio to the generic tracker's (the baseline measured in the
 same run). See bench/README.md.
@@ -35,8 +39,10 @@ from app import create_app  # noqa: E402
 from app.database import upgrade_database  # noqa: E402
 from app.games import REGISTRY  # noqa: E402
 from app.games.contract import Viewer  # noqa: E402
+from app.live import screens  # noqa: E402
 
 BASELINE = "tracker"
+FIGURES = ("healthz", "host", "phone", "current", "rules", "drawn", "fresh")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -115,17 +121,32 @@ def measure(client, slug: str, spec, args, rng: random.Random) -> tuple[int, int
     presence = body.split('data-presence="', 1)[1].split('"', 1)[0]
     current = f"/t/{code}/live?v={version}&p={presence}"
     state = _state(table)
+    app = client.application
+    environ = screens.drawing_environ({"wsgi.url_scheme": "http", "HTTP_HOST": "localhost",
+                                       "SERVER_NAME": "localhost", "SERVER_PORT": "80"})
+    every = {("host", None)} | {("seat", number) for number in range(1, players + 1)}
+
+    def drawn(fresh: bool):
+        def draw():
+            if fresh:
+                app.extensions.get("nightshift_kept", {}).clear()
+            screens.draw(app, environ, code, every)
+        return draw
+
     figures = {
         "healthz": lambda: client.get("/healthz"),
         "host": lambda: client.get(f"/t/{code}/live", headers=host),
         "phone": lambda: client.get(f"/t/{code}/live", headers=phone),
         "current": lambda: client.get(current, headers=phone),
         "rules": lambda: (spec.rules.view(state, Viewer.of_seat(1)), spec.rules.outcome(state)),
+        "drawn": drawn(fresh=False),
+        "fresh": drawn(fresh=True),
     }
+    per = {"drawn": len(every), "fresh": len(every)}  # a drawing's figures are per screen drawn
     samples: dict[str, list[float]] = {name: [] for name in figures}
     for _ in range(args.repeat // 10):  # interleave, ten at a time
         for name, function in figures.items():
-            samples[name] += timed(function, 10)
+            samples[name] += [value / per.get(name, 1) for value in timed(function, 10)]
     assert client.get(current, headers=phone).status_code == 204
     return played, len(body), {name: (pct(values, 50), pct(values, 95)) for name, values in samples.items()}
 
@@ -158,12 +179,12 @@ def main() -> None:
     print(f"Night Shift games benchmark: {args.repeat} timed requests per figure, after up to {args.moves} moves; "
           f"milliseconds p50/p95, (x) = p50 / the {BASELINE}'s p50 in this run")
     header = f"{'game':<18}{'moves':>6}{'KB':>6}"
-    for name in ("healthz", "host", "phone", "current", "rules"):
+    for name in FIGURES:
         header += f"{name:>22}"
     print(header)
     for slug, (played, size, figures) in rows.items():
         line = f"{slug:<18}{played:>6}{size / 1024:>6.1f}"
-        for name in ("healthz", "host", "phone", "current", "rules"):
+        for name in FIGURES:
             p50, p95 = figures[name]
             ratio = p50 / base[name][0] if base[name][0] else float("nan")
             line += f"{p50 * 1000:>9.2f}/{p95 * 1000:<6.2f}({ratio:4.1f}x)"
