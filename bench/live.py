@@ -478,12 +478,7 @@ class Bench:
         freed = asyncio.Event()
         tasks = set()
         start = time.perf_counter()
-        next_at = start
-        for _ in range(args.actions):
-            next_at += rng.expovariate(args.rate)
-            delay = next_at - time.perf_counter()
-            if delay > 0:
-                await asyncio.sleep(delay)
+        async for _ in poisson_arrivals(rng, args.rate, args.actions):
             while True:
                 idle = [t for t in self.tables if not t.busy]
                 if idle:
@@ -678,6 +673,17 @@ def hide_password(url: str) -> str:
     return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
 
 
+async def poisson_arrivals(rng: random.Random, rate: float, count: int):
+    """Yield 0..count-1, each at the next arrival of a Poisson process at `rate` per second (the moves' pace)."""
+    next_at = time.perf_counter()
+    for n in range(count):
+        next_at += rng.expovariate(rate)
+        delay = next_at - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        yield n
+
+
 # ---- the floors --------------------------------------------------------------------------------------------------
 
 
@@ -725,13 +731,7 @@ async def bare_floor(args, database_url: str, tmp: Path) -> dict:
             # saturation a write costs less (warm caches, wakeups shared). The same pace gives a like-for-like floor.
             rng = random.Random(args.seed)
             before = machine.sample()
-            next_at, tasks = time.perf_counter(), []
-            for n in range(args.paced_writes):
-                next_at += rng.expovariate(args.rate)
-                delay = next_at - time.perf_counter()
-                if delay > 0:
-                    await asyncio.sleep(delay)
-                tasks.append(asyncio.create_task(write(n)))
+            tasks = [asyncio.create_task(write(n)) async for n in poisson_arrivals(rng, args.rate, args.paced_writes)]
             await asyncio.gather(*tasks)
             phase = Machine.since(before, machine.sample())
             floor["paced"] = {"writes": args.paced_writes, "rate": args.rate,
