@@ -56,7 +56,7 @@ class Phone(threading.Thread):
             while True:
                 try:
                     status, replayed = self.send(key)
-                except OSError:
+                except (OSError, http.client.HTTPException):  # a kill mid-answer is http.client's IncompleteRead
                     self.retries += 1
                     time.sleep(0.05)  # the server is down or restarting: the same tap again shortly
                     continue
