@@ -87,3 +87,21 @@ def test_do_offers_tell_a_template_which_variants_pass_and_what_the_limits_are()
     assert offers.allows(offer, amount=3) and not offers.allows(offer, amount=4) and not offers.allows(None)
     amount = next(field for field in offers.fields(offer) if field["name"] == "amount")
     assert (amount["min"], amount["max"], amount["picked"]) == (1, 3, True)
+
+
+def test_does_a_fingerprint_name_exactly_the_offers_of_its_types_with_its_fields():
+    offered = [{"type": "lose", "whose": 1, "amount": 1}, {"type": "lose", "whose": 2, "amount": 1},
+               {"type": "poke", "target": 2, "with": "stick"}, {"type": "poke", "target": 1, "with": "feather"},
+               {"type": "reset"}, {"type": "poke", "target": 2, "with": "feather", "dice": [1, 2]}]
+    offers = Offers(TOY, STATE, offered, seat=None)
+
+    def by_hand(*types, **fields):
+        return True, tuple(tuple(sorted(offer.items())) for type in types for offer in offered
+                           if offer["type"] == type and all(offer.get(k) == v for k, v in fields.items()))
+    for types, fields in [(("lose",), {"whose": 2}), (("poke", "lose"), {}), (("poke",), {"target": 2}),
+                          (("poke",), {"target": 2, "with": "feather"}), (("lose", "reset"), {"whose": None}),
+                          (("poke",), {"dice": [1, 2]}), (("lose",), {"whose": 3}), (("nothing",), {})]:
+        assert offers.fingerprint(*types, **fields) == by_hand(*types, **fields), (types, fields)
+        assert offers.fingerprint(*types, **fields) == by_hand(*types, **fields)  # asked again, from the index
+    assert offers.fingerprint("lose", whose=1) != offers.fingerprint("lose", whose=2)
+    assert Offers(TOY, STATE, [], seat=1).fingerprint("lose") == (False, ())
