@@ -93,27 +93,41 @@ class Subscription:
             self.seen_presence, self.seen_pokes = channel.presence, channel.pokes
             return channel.version, presence, poked
 
-    def picture(self, draw: Callable[[str, set], Picture]) -> Picture:
+    def picture(self, draw: Callable[..., Picture]) -> Picture:
         """This table as this stream's kind of screen sees it, drawn at most once per change for every stream here.
 
         The first stream to wake draws every kind open in this process from one snapshot; the others wait on the
-        lock and take their kind's region from that drawing.
+        lock and take their kind's region from that drawing. `draw(code, kinds, publish)` hands the drawing to
+        `publish` as soon as it is made, before its database session ends (on PostgreSQL a round trip, and a wait
+        behind whatever else the worker runs): the others send it meanwhile.
         """
         channel = self.channel
-        with channel.drawing:
+        channel.drawing.acquire()
+        held = [True]
+        try:
             stamp = channel.stamp()
             picture = channel.picture
             if picture is not None and picture.stamp == stamp and self.kind in picture.regions:
                 return picture
             same = picture is not None and picture.stamp == stamp
             kinds = {self.kind} if same else set(channel.kinds) | {self.kind}  # a late joiner draws only its own
-            fresh = draw(self.code, kinds)
-            fresh.stamp = stamp
-            if same and (fresh.version, fresh.presence) == (picture.version, picture.presence):
-                fresh.regions = picture.regions | fresh.regions
-                fresh.packed = picture.packed
-            channel.picture = fresh
+
+            def publish(fresh: Picture) -> None:
+                fresh.stamp = stamp
+                if same and (fresh.version, fresh.presence) == (picture.version, picture.presence):
+                    fresh.regions = picture.regions | fresh.regions
+                    fresh.packed = picture.packed
+                channel.picture = fresh
+                held[0] = False
+                channel.drawing.release()
+
+            fresh = draw(self.code, kinds, publish)
+            if held[0]:  # a drawing that returned without publishing
+                publish(fresh)
             return fresh
+        finally:
+            if held[0]:
+                channel.drawing.release()
 
     def close(self) -> None:
         self.broker._release(self.code, self.kind)

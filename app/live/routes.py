@@ -112,8 +112,8 @@ def events(code: str):
             except SQLAlchemyError as error:
                 log.warning("live: could not mark seat %s away (%s)", seat_id, type(error).__name__)
 
-    def draw(table_code: str, kinds: set) -> object:
-        return screens.draw(app, environ, table_code, kinds)
+    def draw(table_code: str, kinds: set, publish) -> object:
+        return screens.draw(app, environ, table_code, kinds, publish)
 
     gzipped = "gzip" in request.headers.get("Accept-Encoding", "").lower()
     out = wire.GzipStream() if gzipped else wire.PlainStream()

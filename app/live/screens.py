@@ -11,6 +11,7 @@ import io
 import re
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 
 from flask import Flask, current_app, g, has_request_context, request, url_for
 from flask_wtf.csrf import generate_csrf
@@ -73,8 +74,10 @@ def _seat_shown(kind: Kind, table: Table):
 HOLD_SECONDS = 0.02
 
 
-def draw(app: Flask, environ: dict, code: str, kinds: set[Kind]) -> Picture:
-    """Load the table once and render its live region for each kind of screen; the session ends before returning.
+def draw(app: Flask, environ: dict, code: str, kinds: set[Kind],
+         publish: Callable[[Picture], None] | None = None) -> Picture:
+    """Load the table once and render its live region for each kind of screen; the session ends before returning,
+    after `publish` (if given) has the picture: ending it is a round trip on PostgreSQL, and the screens need not wait.
 
     Raises NotFound if the table is gone, and SQLAlchemy's errors if the database is unreachable or its pool is dry:
     the stream waits and draws again.
@@ -110,6 +113,8 @@ def draw(app: Flask, environ: dict, code: str, kinds: set[Kind]) -> Picture:
                 template = "tables/_board_live.html" if screen == "board" else "tables/_live.html"
                 picture.regions[kind] = personal(render_template(template, **context).strip(), kind[1],
                                                  table.version)
+            if publish is not None:
+                publish(picture)
             return picture
         finally:
             db.session.remove()

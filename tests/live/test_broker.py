@@ -4,6 +4,8 @@ for two worker processes on one database file."""
 import socket
 import time
 
+import pytest
+
 from app.live.broker import SocketBroker
 
 
@@ -60,3 +62,47 @@ def test_a_dead_worker_s_socket_is_removed_and_the_others_keep_signalling(tmp_pa
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_drawing_is_handed_to_the_other_streams_before_the_drawer_s_session_ends():
+    """Ending a drawing's session is a round trip on PostgreSQL, and a wait behind whatever else the worker runs:
+    the other streams of the table take the picture as soon as it is made, while the drawer's session ends."""
+    from app.live.broker import Broker, Picture
+
+    broker = Broker()
+    host = broker.subscribe("AAAAA", 3, kind=("host", None))
+    phone = broker.subscribe("AAAAA", 3, kind=("seat", 1))
+    taken_meanwhile = []
+
+    def draw(code, kinds, publish):
+        picture = Picture(version=3, presence="-", regions={kind: f"{kind}" for kind in kinds})
+        publish(picture)
+        # the drawer's session ends here: another stream gets the picture without waiting or drawing again
+        taken_meanwhile.append(phone.picture(lambda *args: pytest.fail("drawn twice")))
+        return picture
+
+    drawn = host.picture(draw)
+    assert taken_meanwhile == [drawn] and set(drawn.regions) == {("host", None), ("seat", 1)}
+    assert host.picture(lambda *args: pytest.fail("drawn twice")) is drawn  # nothing changed since
+
+
+def test_a_drawing_that_fails_after_publishing_leaves_the_lock_free_and_one_that_never_publishes_is_kept():
+    from app.live.broker import Broker, Picture
+
+    broker = Broker()
+    stream = broker.subscribe("BBBBB", 1, kind=("seat", 1))
+
+    def failing(code, kinds, publish):
+        publish(Picture(version=1, presence="-", regions={("seat", 1): "x"}))
+        raise RuntimeError("the session could not end")
+
+    with pytest.raises(RuntimeError):
+        stream.picture(failing)
+    assert stream.channel.drawing.acquire(blocking=False), "the lock is free"
+    stream.channel.drawing.release()
+    assert stream.picture(lambda *args: pytest.fail("drawn twice")).regions == {("seat", 1): "x"}
+
+    broker.deliver("BBBBB", 2)
+    quiet = stream.picture(lambda code, kinds, publish: Picture(version=2, presence="-", regions={("seat", 1): "y"}))
+    assert quiet.version == 2 and stream.channel.picture is quiet
+    assert stream.channel.drawing.acquire(blocking=False)

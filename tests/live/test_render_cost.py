@@ -95,6 +95,22 @@ def test_drawing_every_screen_costs_the_same_queries_as_drawing_one(app, client)
         db.session.remove()
 
 
+def test_a_drawing_is_published_before_its_database_session_ends(app, client, monkeypatch):
+    """The screens get the picture first; ending the session (a round trip on PostgreSQL) comes after."""
+    table = seated_table(client)
+    order = []
+    real_remove = db.session.remove
+
+    def remove():
+        order.append("session ends")
+        real_remove()
+
+    monkeypatch.setattr(db.session, "remove", remove)
+    picture = screens.draw(app, drawing_environ(), table["code"], {("seat", 1)},
+                           publish=lambda drawn: order.append(("published", drawn)))
+    assert order[:2] == [("published", picture), "session ends"]
+
+
 def test_the_seat_list_and_log_are_rendered_once_for_every_phone_and_the_host_keeps_its_controls(app, client,
                                                                                                   monkeypatch):
     from app.tables import play
