@@ -21,9 +21,11 @@ MAX_WORK = 10_000_000  # estimated steps of exact arithmetic one distribution() 
 
 EXAMPLES = "Write it like d20, 2d6+1, 4d6kh3 or d{0,5,5,10,10,15}."
 
-_TERM = re.compile(r"(?P<count>\d+)?d(?P<die>\d+|%|\{[^{}]*\})(?P<suffix>(?:kh|kl|k|dh|dl)\d*)?|(?P<number>\d+)")
-_SUFFIX = re.compile(r"(kh|kl|k|dh|dl)(\d*)")
-_FACE = re.compile(r"[+-]?\d{1,7}")
+# ASCII digits only: a bare \d also matches other scripts' digits ("٣d6"), which int() then reads as 3.
+_TERM = re.compile(r"(?P<count>\d+)?d(?P<die>\d+|%|\{[^{}]*\})(?P<suffix>(?:kh|kl|k|dh|dl)\d*)?|(?P<number>\d+)",
+                   re.ASCII)
+_SUFFIX = re.compile(r"(kh|kl|k|dh|dl)(\d*)", re.ASCII)
+_FACE = re.compile(r"[+-]?\d{1,7}", re.ASCII)
 
 
 class DiceError(ValueError):

@@ -58,6 +58,11 @@ def test_what_a_parsed_expression_holds():
     ("d20++1", "is not dice notation."),
     ("d6d", "is not dice notation."),
     ("2x6", "is not dice notation."),
+    ("\u0663d6", "'\u0663d6' is not dice notation."),  # Arabic-Indic 3: digits are ASCII, as everywhere else
+    ("d\u0666", "is not dice notation."),
+    ("4d6kh\u0663", "is not dice notation."),
+    ("d20+\u0663", "is not dice notation."),
+    ("d{1,\u0662}", "should list the die's faces as whole numbers"),
     ("d" + "9" * 100, "That dice notation is 101 characters long; keep it to 100."),
     (None, "Dice must be written as text."),
     (20, "Dice must be written as text."),

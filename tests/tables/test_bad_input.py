@@ -211,3 +211,13 @@ def test_an_unreachable_database_is_a_503_sentence_not_a_trace(tmp_path):
     assert response.status_code == 503 and "can't reach its database" in response.get_json()["error"]
     page = client.get("/j/ABCDE?k=AAAAAAAA")
     assert page.status_code == 503 and "Nothing was changed" in page_text(page)
+
+
+def test_dice_written_with_another_script_s_digits_are_refused_and_roll_nothing(client, app):
+    """"٣d6" read as 3d6 used to roll (and use up a die of the table's committed sequence) or become a setup's dice."""
+    assert_refused(app, lambda: client.post("/api/tables", json={"game": "tracker", "options": {"dice": "\u0663d6"}}),
+                   422, "is not dice notation")
+    tracker = create_via_api(client, "tracker", {})
+    host = auth(tracker["host_token"])
+    assert_refused(app, lambda: client.post(f"/api/tables/{tracker['code']}/actions", headers=host,
+                                            json={"type": "roll", "dice": "\u0663d6"}), 422, "is not dice notation")
