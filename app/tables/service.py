@@ -212,9 +212,12 @@ class Tap:
     key: str
     type: str
     payload: Mapping[str, Any] = field(default_factory=dict)
+    whole: bool = False  # the payload is the whole move as sent (a game move): a repeat sends exactly the same
 
     def matches(self, prior: Action) -> bool:
         stored = prior.payload if isinstance(prior.payload, dict) else {}
+        if self.whole:
+            return prior.type == self.type and stored == dict(self.payload)
         return prior.type == self.type and all(stored.get(name) == value for name, value in self.payload.items())
 
 
@@ -657,7 +660,7 @@ def apply_action(table: Table, visitor: Visitor | None, action: object, *, versi
                       undoable=all(event.undoable for event in events))
         return entry, entry
 
-    tap = Tap(key, action["type"], action) if key else None
+    tap = Tap(key, action["type"], action, whole=True) if key else None
     return _write(table, change, expected_version=version, tap=tap).written
 
 

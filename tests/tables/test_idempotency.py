@@ -59,6 +59,22 @@ def test_a_key_reused_for_another_move_is_refused(client, app, table):
     assert snapshot(app) == before
 
 
+def test_a_key_reused_for_the_same_move_with_a_field_left_out_or_added_is_refused(client, app, table):
+    """A repeat sends exactly what the first request sent; a key that wrote "roll d20 for Foxy" is not a roll of d20."""
+    first = act_via_api(client, table, table["seat"], {"type": "roll", "dice": "d20", "why": "Foxy"},
+                        **{"Idempotency-Key": "roll-1"})
+    assert first.status_code == 200
+    before = snapshot(app)
+    for other in ({"type": "roll", "dice": "d20"}, {"type": "roll", "dice": "d20", "why": "Foxy", "values": [3]}):
+        refused = act_via_api(client, table, table["seat"], other, **{"Idempotency-Key": "roll-1"})
+        assert refused.status_code == 422 and "already used for a different move" in refused.get_json()["error"]
+        assert snapshot(app) == before
+    again = act_via_api(client, table, table["seat"], {"why": "Foxy", "dice": "d20", "type": "roll"},
+                        **{"Idempotency-Key": "roll-1"})
+    assert again.status_code == 200 and again.headers.get("Idempotent-Replayed") == "true"
+    assert again.get_json()["log"] == first.get_json()["log"] and snapshot(app) == before
+
+
 def test_keys_are_per_table(client, table):
     other = create_via_api(client, "tracker", {"players": 1})
     first = act_via_api(client, table, table["host_token"], {"type": "next-round"}, **{"Idempotency-Key": "k"})
