@@ -103,7 +103,7 @@ class Subscription:
         """
         channel = self.channel
         channel.drawing.acquire()
-        held = [True]
+        held = True
         try:
             stamp = channel.stamp()
             picture = channel.picture
@@ -113,20 +113,21 @@ class Subscription:
             kinds = {self.kind} if same else set(channel.kinds) | {self.kind}  # a late joiner draws only its own
 
             def publish(fresh: Picture) -> None:
+                nonlocal held
                 fresh.stamp = stamp
                 if same and (fresh.version, fresh.presence) == (picture.version, picture.presence):
                     fresh.regions = picture.regions | fresh.regions
                     fresh.packed = picture.packed
                 channel.picture = fresh
-                held[0] = False
+                held = False
                 channel.drawing.release()
 
             fresh = draw(self.code, kinds, publish)
-            if held[0]:  # a drawing that returned without publishing
+            if held:  # a drawing that returned without publishing
                 publish(fresh)
             return fresh
         finally:
-            if held[0]:
+            if held:
                 channel.drawing.release()
 
     def close(self) -> None:
