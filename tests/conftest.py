@@ -7,7 +7,7 @@ import os
 import re
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, make_url, text
 
 from app import create_app
 from app.database import normalise_url, upgrade_database
@@ -15,7 +15,25 @@ from app.extensions import db
 from app.models import Action, Seat, Table
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-POSTGRES_URL = os.environ.get("NIGHTSHIFT_TEST_DATABASE_URL", "")
+
+
+def database_of_this_worker(url: str) -> str:
+    """pytest-xdist runs the suite in several processes, and each test drops and recreates the public schema: each
+    worker gets a database of its own next to the one named (`test` -> `test_gw0`), made on first use."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not url or not worker:
+        return url
+    named = make_url(normalise_url(url))
+    own = f"{named.database}_{worker}"
+    engine = create_engine(named, isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        if connection.scalar(text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": own}) is None:
+            connection.execute(text(f'CREATE DATABASE "{own}"'))
+    engine.dispose()
+    return make_url(url).set(database=own).render_as_string(hide_password=False)
+
+
+POSTGRES_URL = database_of_this_worker(os.environ.get("NIGHTSHIFT_TEST_DATABASE_URL", ""))
 
 
 def pytest_collection_modifyitems(config, items):
