@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request, url_for
+from flask import Flask, Response, jsonify, make_response, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import BadHost, HTTPException
 
 
 class NightShiftError(Exception):
@@ -121,5 +121,12 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
         status = error.code or 500
+        if isinstance(error, BadHost):  # no URL can be built for such a host, so no page either: a plain sentence
+            return Response("Night Shift can't answer for the host name this request was sent to. Open the address "
+                            "shown on the host screen.\n", status=400, mimetype="text/plain")
         message = HTTP_SENTENCES.get(status, error.description or "Something went wrong.")
-        return render_error(status, error.name, message)
+        response = make_response(render_error(status, error.name, message))
+        for name, value in error.get_headers():  # a 405 names the methods it allows (Allow), as HTTP asks
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response

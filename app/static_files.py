@@ -62,9 +62,12 @@ class StaticFiles:
 
     def _stat(self, name: str) -> tuple[Path, tuple[int, int]] | None:
         path = safe_join(str(self.folder), name)
-        if path is None or not Path(path).is_file():
+        try:  # a name longer than the file system allows raises: no such file either
+            if path is None or not Path(path).is_file():
+                return None
+            stat = Path(path).stat()
+        except OSError:
             return None
-        stat = Path(path).stat()
         return Path(path), (stat.st_mtime_ns, stat.st_size)
 
     def get(self, name: str) -> File | None:
