@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 
 from ..errors import BadRequest
+from ..inputs import whole_or_none
 from . import access, exports, names, queries, stats
 
 bp = Blueprint("history_api", __name__, url_prefix="/api")
@@ -13,10 +14,10 @@ LIMIT_MAX = 200
 
 
 def _limit() -> int:
-    raw = request.args.get("limit", str(queries.PAGE_SIZE))
-    if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= LIMIT_MAX):
+    limit = whole_or_none(request.args.get("limit", str(queries.PAGE_SIZE)), minimum=1, maximum=LIMIT_MAX)
+    if limit is None:
         raise BadRequest(f"Use ?limit= from 1 to {LIMIT_MAX}.")
-    return int(raw)
+    return limit
 
 
 @bp.get("/plays")

@@ -11,6 +11,7 @@ from sqlalchemy.orm import selectinload
 from ..errors import BadRequest, Forbidden, NotFound
 from ..extensions import db
 from ..games import REGISTRY
+from ..inputs import whole_or_none
 from ..models import as_utc
 from .access import Reader
 from .models import Play, PlaySeat
@@ -54,10 +55,10 @@ def filters(args) -> Filters:
 
 
 def page_number(args) -> int:
-    raw = args.get("page") or "1"
-    if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= PAGE_MAX):
+    page = whole_or_none(args.get("page") or "1", minimum=1, maximum=PAGE_MAX)  # 5,000 digits too: a 400, not a 500
+    if page is None:
         raise BadRequest("The page must be a whole number from 1.")
-    return int(raw)
+    return page
 
 
 def plays_query(reader: Reader, chosen: Filters, people: People):
