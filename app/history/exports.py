@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import re
 from datetime import UTC, datetime
 from typing import Any
@@ -27,6 +28,7 @@ FORMAT = "nightshift-history"
 VERSION = 1
 IMPORT_MAX_BYTES = 8 * 1024 * 1024  # about 3,000 plays; an export of a few years of game nights
 IMPORT_MAX_PLAYS = 20_000
+FIRST_YEAR, LAST_YEAR = 1900, 2999  # an imported play's dates: any real game night, and room to shift time zones
 SOURCE_NAME = "Night Shift"
 BG_STATS_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
 CSV_HEADER = ("play_id", "ended_at", "game", "game_name", "table", "ending", "duration_minutes", "moves", "result",
@@ -190,12 +192,28 @@ def _whole(value: Any, index: int, field: str, high: int) -> int:
 
 
 def _moment(value: Any, index: int, field: str) -> datetime:
-    try:
+    try:  # stored in UTC, as every time Night Shift writes: the offset is applied, not dropped
         moment = datetime.fromisoformat(value) if isinstance(value, str) and len(value) <= 40 else None
-    except ValueError:
+        moment = moment if moment is None or not moment.tzinfo else moment.astimezone(UTC)
+    except (ValueError, OverflowError):
         moment = None
     _need(moment is not None, index, f"needs '{field}' as a date and time like 2026-12-01T21:30:00+00:00.")
+    # Pages show it in the machine's own time zone, which a year 1 or 9999 doesn't survive.
+    _need(FIRST_YEAR <= moment.year <= LAST_YEAR, index, f"needs '{field}' between the years {FIRST_YEAR} and "
+                                                         f"{LAST_YEAR}.")
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _finite(text: str) -> float:
+    """JSON numbers only: 1e999 would be stored as Infinity, which no JSON reader takes back."""
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"not a finite number: {text[:20]}")
+    return number
+
+
+def _no_constant(text: str) -> None:
+    raise ValueError(f"{text} is not JSON")
 
 
 def parse(raw: bytes) -> dict[str, Any]:
@@ -205,7 +223,7 @@ def parse(raw: bytes) -> dict[str, Any]:
         # Measured before parsing, as the API does: nesting json.loads reads but the JSON encoder can't write back
         # (about 940 deep) answered 500 when the play was stored. Night Shift's own export nests a few levels.
         deep = json_depth(text) > JSON_DEPTH_MAX
-        data = None if deep else json.loads(text)
+        data = None if deep else json.loads(text, parse_float=_finite, parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise Refused("That file isn't JSON: choose the file Night Shift's history export made "
                       "(nightshift-history.json). Nothing was imported.") from None

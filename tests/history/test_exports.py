@@ -135,6 +135,14 @@ def test_export_then_import_on_a_fresh_database_gives_the_same_history(app, play
     (export_file([{**PLAYS[0], "game_name": "x\ud800y"}]), "a broken character"),
     (export_file([{**PLAYS[0], "options": {"a": "\udfff"}}]), "a broken character"),
     (export_file([PLAYS[0]], merges=[{"name": "Ann", "person": "\udbff"}]), "a broken character"),
+    # a year 1 or 9999 overflowed when pages showed it in the machine's time zone: every history page answered 500
+    (export_file([{**PLAYS[0], "started_at": "0001-01-01T00:00:00+00:00", "ended_at": "0001-01-01T00:30:00+00:00"}]),
+     "Play 1 in the file needs 'started_at' between the years 1900 and 2999"),
+    (export_file([{**PLAYS[0], "ended_at": "9999-12-31T23:00:00+00:00"}]), "needs 'ended_at' between the years"),
+    (export_file([{**PLAYS[0], "started_at": "0001-01-01T00:00:00+05:00"}]), "needs 'started_at' as a date"),
+    # NaN and 1e999 (Infinity) were stored, and every JSON download of the history was then JSON no reader takes
+    (export_file([{**PLAYS[0], "options": {"players": float("nan")}}]), "That file isn't JSON"),
+    (export_file([{**PLAYS[0], "options": {"y": 1.5}}]).replace(b"1.5", b"1e999"), "That file isn't JSON"),
 ])
 def test_a_file_that_isnt_night_shifts_history_is_refused_with_a_sentence_and_nothing_stored(app, client, body,
                                                                                            message):
@@ -142,6 +150,16 @@ def test_a_file_that_isnt_night_shifts_history_is_refused_with_a_sentence_and_no
     assert response.status_code == 422
     assert message in page_text(response) and "Nothing was imported." in page_text(response)
     assert stored(app) == (0, 0, 0)
+
+
+def test_an_imported_time_with_an_offset_is_stored_as_the_same_moment_in_utc(app, client):
+    """The offset was dropped (22:00+05:00 stored as 22:00 UTC), so the play started after it ended, and its own
+    export was refused on the next machine."""
+    late = {**PLAYS[0], "started_at": "2026-11-10T22:00:00+05:00", "ended_at": "2026-11-10T18:00:00+00:00"}
+    assert upload(client, export_file([late])).status_code == 303
+    play = exported(client)["plays"][0]
+    assert (play["started_at"], play["ended_at"]) == ("2026-11-10T17:00:00+00:00", "2026-11-10T18:00:00+00:00")
+    assert upload(client, export_file([{**play, "id": "c" * 16}])).status_code == 303  # its export reads back
 
 
 def test_an_import_too_large_or_from_a_phone_or_forged_is_refused(app, client, phone):
