@@ -35,7 +35,9 @@ def get_game(slug: object) -> GameSpec:
     """The registered game for `slug`, or UnknownGame with the list of games we have."""
     if isinstance(slug, str) and slug in REGISTRY:
         return REGISTRY[slug]
-    raise UnknownGame(f"Unknown game {slug!r}; choose one of: {', '.join(REGISTRY)}.")
+    if slug is None or slug == "":  # "Unknown game None" is Python talking, not a sentence
+        raise UnknownGame(f"Say which game: one of {', '.join(REGISTRY)}.")
+    raise UnknownGame(f"Unknown game {str(slug)[:40]!r}; choose one of: {', '.join(REGISTRY)}.")
 
 
 __all__ = ["REGISTRY", "GameSpec", "SeatDef", "OptionError", "UnknownGame", "get_game"]

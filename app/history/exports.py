@@ -237,9 +237,9 @@ def parse(raw: bytes) -> dict[str, Any]:
     _need(isinstance(data, dict) and data.get("format") == FORMAT, None,
           "isn't a Night Shift history: choose the file the history page's 'Export JSON' made.")
     version = data.get("version")
-    _need(version == VERSION, None,
-          f"is version {str(version)[:10]} of Night Shift's history, and this Night Shift reads version {VERSION}."
-          " Export it again from a Night Shift of the same version.")
+    said = f"is version {str(version)[:10]}" if version is not None else "doesn't say which version"
+    _need(version == VERSION, None, f"{said} of Night Shift's history, and this Night Shift reads version {VERSION}."
+                                    " Export it again from a Night Shift of the same version.")
     _need(isinstance(data.get("plays"), list), None, "has no list of plays.")
     _need(len(data["plays"]) <= IMPORT_MAX_PLAYS, None, f"holds more than {IMPORT_MAX_PLAYS:,} plays.")
     return data

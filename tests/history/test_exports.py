@@ -122,6 +122,7 @@ def test_export_then_import_on_a_fresh_database_gives_the_same_history(app, play
     (b"[1, 2]", "isn't a Night Shift history"),
     (json.dumps({"format": "bgstats", "plays": []}).encode(), "isn't a Night Shift history"),
     (export_file(version=2), "is version 2 of Night Shift's history, and this Night Shift reads version 1"),
+    (json.dumps({"format": "nightshift-history", "plays": []}).encode(), "doesn't say which version of Night Shift's"),
     (export_file([{**PLAYS[0], "ended_at": "yesterday"}]), "Play 1 in the file needs 'ended_at' as a date"),
     (export_file([PLAYS[0], {**PLAYS[1], "players": [{**PLAYS[1]["players"][0], "name": "<script>"}]}]),
      "Play 2 in the file has a player name that won't do"),

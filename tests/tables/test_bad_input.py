@@ -26,8 +26,8 @@ def assert_refused(app, call, status, message):
 
 @pytest.mark.parametrize("body,status,message", [
     ({"game": "monopoly"}, 422, "Unknown game 'monopoly'"),
-    ({"game": 7}, 422, "Unknown game 7"),
-    ({}, 422, "Unknown game None"),
+    ({"game": 7}, 422, "Unknown game '7'"),
+    ({}, 422, "Say which game: one of survive-6am"),
     ({"game": "flipside", "options": {"players": 9}}, 422, "Players must be from 2 to 4, not 9"),
     ({"game": "flipside", "options": {"players": "9; DROP TABLE"}}, 422, "whole number"),
     ({"game": "flipside", "options": {"turbo": True}}, 422, "Unknown option 'turbo'"),
