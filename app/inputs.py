@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from flask import request
 from flask.json.provider import DefaultJSONProvider
 
 from .errors import BadRequest
@@ -102,3 +103,8 @@ def idempotency_key() -> str | None:
         raise BadRequest("An Idempotency-Key is 1 to 64 letters, digits, dots, colons, dashes or underscores, "
                          "made fresh for each tap (a UUID will do).")
     return raw.strip()
+
+
+def accepts_encoding(name: str) -> bool:
+    """Whether the client takes this content coding: `gzip;q=0` is a refusal, not a request (RFC 9110 12.5.3)."""
+    return request.accept_encodings.quality(name) > 0

@@ -23,6 +23,8 @@ from flask import Flask, Response, request
 from werkzeug.exceptions import NotFound
 from werkzeug.security import safe_join
 
+from .inputs import accepts_encoding
+
 YEAR = 365 * 24 * 3600
 VERSIONED = re.compile(r"^(?P<stem>.+)\.(?P<digest>[0-9a-f]{10})(?P<suffix>\.[A-Za-z0-9]+)$")
 
@@ -110,11 +112,10 @@ class StaticFiles:
                    "Cache-Control": f"public, max-age={YEAR}, immutable" if current else "no-cache"}
         if etag in request.headers.get("If-None-Match", ""):
             return Response(status=304, headers=headers)
-        accepted = request.headers.get("Accept-Encoding", "").lower()
         body = packed.raw
-        if packed.br and "br" in accepted:
+        if packed.br and accepts_encoding("br"):
             body, headers["Content-Encoding"] = packed.br, "br"
-        elif packed.gzip and "gzip" in accepted:
+        elif packed.gzip and accepts_encoding("gzip"):
             body, headers["Content-Encoding"] = packed.gzip, "gzip"
         return Response(body if request.method != "HEAD" else b"", headers=headers, content_type=packed.mimetype)
 

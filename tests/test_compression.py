@@ -74,3 +74,19 @@ def test_a_pages_stream_is_gzipped_once_per_change_and_reads_back_as_events(app,
         stream.close()
     assert text.startswith("retry: 2000\n: connected to table")
     assert "event: live\nid: 2\ndata: <section id=\"live\"" in text and 'data-version="2"' in text
+
+
+def test_an_encoding_the_client_refuses_with_q_0_is_not_used(app, client):
+    """`gzip;q=0` says "not gzip": the static server and the stream looked for the word and gzipped anyway."""
+    url = STATIC.findall(client.get("/").get_data(as_text=True))[0]
+    assert "Content-Encoding" not in client.get(url, headers={"Accept-Encoding": "gzip;q=0"}).headers
+    assert client.get(url, headers={"Accept-Encoding": "br;q=0, gzip"}).headers["Content-Encoding"] == "gzip"
+    table = create_via_api(client, "tracker", {"players": 1})
+    seat = join_via_api(client, table, "Ann")
+    stream = client.get(f"/t/{table['code']}/events?region=1&v=1", buffered=False,
+                        headers={"Accept-Encoding": "gzip;q=0"} | bearer(seat["seat_token"]))
+    try:
+        assert "Content-Encoding" not in stream.headers
+        assert next(iter(stream.response)).startswith(b"retry: 2000")
+    finally:
+        stream.close()

@@ -15,7 +15,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ..errors import Forbidden, NightShiftError, render_error
 from ..extensions import db
-from ..inputs import whole_or_none
+from ..inputs import accepts_encoding, whole_or_none
 from ..models import Table
 from ..tables import auth, service
 from . import broker, screens, wire
@@ -115,7 +115,7 @@ def events(code: str):
     def draw(table_code: str, kinds: set, publish) -> object:
         return screens.draw(app, environ, table_code, kinds, publish)
 
-    gzipped = "gzip" in request.headers.get("Accept-Encoding", "").lower()
+    gzipped = accepts_encoding("gzip")
     out = wire.GzipStream() if gzipped else wire.PlainStream()
 
     def region_stream():
