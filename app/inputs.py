@@ -6,6 +6,7 @@ matches Arabic-Indic digits; every number a request carries is read here instead
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -69,6 +70,21 @@ def json_depth(text: str | bytes) -> int:
         depth += 1 if bracket.group() in "[{" else -1
         deepest = max(deepest, depth)
     return deepest
+
+
+def _finite(text: str) -> float:
+    """JSON numbers only: 1e999 would be read as Infinity, which no JSON reader takes back once it is stored."""
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"not a finite number: {text[:20]}")
+    return number
+
+
+def _no_constant(text: str) -> None:
+    raise ValueError(f"{text} is not JSON")
+
+
+STRICT_NUMBERS = {"parse_float": _finite, "parse_constant": _no_constant}  # json.loads(..., **STRICT_NUMBERS)
 
 
 class TooDeep(BadRequest):

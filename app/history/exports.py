@@ -8,7 +8,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 import re
 from datetime import UTC, datetime
 from typing import Any
@@ -18,7 +17,7 @@ from sqlalchemy import select
 
 from ..errors import Invalid, NightShiftError
 from ..extensions import db
-from ..inputs import JSON_DEPTH_MAX, json_depth
+from ..inputs import JSON_DEPTH_MAX, STRICT_NUMBERS, json_depth
 from ..models import as_utc, utcnow
 from . import figures as game_figures
 from .models import ENDED_EARLY, FINISHED, Play, PlayerAlias, PlaySeat
@@ -204,18 +203,6 @@ def _moment(value: Any, index: int, field: str) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _finite(text: str) -> float:
-    """JSON numbers only: 1e999 would be stored as Infinity, which no JSON reader takes back."""
-    number = float(text)
-    if not math.isfinite(number):
-        raise ValueError(f"not a finite number: {text[:20]}")
-    return number
-
-
-def _no_constant(text: str) -> None:
-    raise ValueError(f"{text} is not JSON")
-
-
 def parse(raw: bytes) -> dict[str, Any]:
     """Night Shift's JSON from an uploaded file, or Refused with a sentence (not JSON, another format or version)."""
     try:
@@ -223,7 +210,7 @@ def parse(raw: bytes) -> dict[str, Any]:
         # Measured before parsing, as the API does: nesting json.loads reads but the JSON encoder can't write back
         # (about 940 deep) answered 500 when the play was stored. Night Shift's own export nests a few levels.
         deep = json_depth(text) > JSON_DEPTH_MAX
-        data = None if deep else json.loads(text, parse_float=_finite, parse_constant=_no_constant)
+        data = None if deep else json.loads(text, **STRICT_NUMBERS)
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise Refused("That file isn't JSON: choose the file Night Shift's history export made "
                       "(nightshift-history.json). Nothing was imported.") from None
