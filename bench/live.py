@@ -687,77 +687,133 @@ async def poisson_arrivals(rng: random.Random, rate: float, count: int):
 # ---- the floors --------------------------------------------------------------------------------------------------
 
 
-async def bare_floor(args, database_url: str, tmp: Path) -> dict:
-    """bench/bare.py on the same kind of database and server setup: CPU and throughput of one plain write."""
-    port = free_port()
-    log_path = tmp / "bare.log"
-    if database_url.startswith("sqlite"):
-        database_url = f"sqlite:///{tmp / 'bare.sqlite3'}"
-    server = start_server(tmp, database_url, port, log_path, command=[
-        sys.executable, str(ROOT / "bench" / "bare.py"), "--port", str(port), "--database-url", database_url])
-    try:
-        wait_healthy(server, port, log_path)
-        machine = Machine([server.pid])
-        pool = Pool(port, size=args.concurrency)
-        latency: list[float] = []
+class BareServer:
+    """bench/bare.py on the same kind of database and server setup, up for the whole run: its rounds of writes are
+    timed between the moves' own, so one fast or slow moment of the machine can't tip a ratio either way."""
 
-        async def write(n: int) -> float:
-            started = time.perf_counter()
-            status, _, body = await pool.request(
-                "POST", "/write", {"Content-Type": "application/json"},
-                json.dumps({"table": f"T{n % 100:03d}", "text": f"Phone {n % 6 + 1}: Doom {n % 50} -> {n % 50 + 1}"}
-                           ).encode())
-            if status != 200 or b'id="note"' not in body:
-                raise RuntimeError(f"bare write -> {status}: {body[:200]!r}")
-            return time.perf_counter() - started
+    def __init__(self, args, database_url: str, tmp: Path):
+        self.args = args
+        self.port = free_port()
+        self.log_path = tmp / "bare.log"
+        if database_url.startswith("sqlite"):
+            database_url = f"sqlite:///{tmp / 'bare.sqlite3'}"
+        self.process = start_server(tmp, database_url, self.port, self.log_path, command=[
+            sys.executable, str(ROOT / "bench" / "bare.py"), "--port", str(self.port), "--database-url", database_url])
+        self.machine = Machine([self.process.pid])
+        self.pool: Pool | None = None
+        self.written = 0
+        self.latency: list[float] = []
 
-        async def writer(count: int, record: bool):
-            for n in range(count):
-                took = await write(n)
+    async def start(self) -> None:
+        await asyncio.to_thread(wait_healthy, self.process, self.port, self.log_path)
+        self.pool = Pool(self.port, size=self.args.concurrency)
+        await self.saturate(1.0, record=False)  # warm up
+
+    def stop(self) -> None:
+        stop_server(self.process)
+
+    async def write(self) -> float:
+        n = self.written
+        self.written += 1
+        started = time.perf_counter()
+        status, _, body = await self.pool.request(
+            "POST", "/write", {"Content-Type": "application/json"},
+            json.dumps({"table": f"T{n % 100:03d}", "text": f"Phone {n % 6 + 1}: Doom {n % 50} -> {n % 50 + 1}"}
+                       ).encode())
+        if status != 200 or b'id="note"' not in body:
+            raise RuntimeError(f"bare write -> {status}: {body[:200]!r}")
+        return time.perf_counter() - started
+
+    async def saturate(self, seconds: float, record: bool = True) -> dict:
+        """--concurrency clients in a closed loop for `seconds`: writes, wall time and the server's CPU."""
+        deadline = time.perf_counter() + seconds
+        done = 0
+
+        async def client():
+            nonlocal done
+            while time.perf_counter() < deadline:
+                took = await self.write()
+                done += 1
                 if record:
-                    latency.append(took)
+                    self.latency.append(took)
 
-        await asyncio.gather(*(writer(20, False) for _ in range(args.concurrency)))  # warm up
-        per_client = max(1, args.bare_writes // args.concurrency)
-        before = machine.sample()
-        await asyncio.gather(*(writer(per_client, True) for _ in range(args.concurrency)))
-        phase = Machine.since(before, machine.sample())
-        writes = per_client * args.concurrency
-        floor = {"writes": writes, "per_s": round(writes / phase["wall_s"], 1),
-                 "cpu_ms": round(1000 * phase["server_cpu_s"] / writes, 3), "latency_ms": summary_ms(latency),
-                 "machine": phase}
-        if args.paced_writes:
-            # The moves are measured as Poisson arrivals at --rate, the server mostly idle between them; at
-            # saturation a write costs less (warm caches, wakeups shared). The same pace gives a like-for-like floor.
-            rng = random.Random(args.seed)
+        before = self.machine.sample()
+        await asyncio.gather(*(client() for _ in range(self.args.concurrency)))
+        return {"writes": done, "phase": Machine.since(before, self.machine.sample())}
+
+    async def paced(self, count: int, seed: int) -> dict:
+        """`count` writes as Poisson arrivals at --rate, the moves' pace: the server mostly idle between them, where a
+        request costs more than at saturation (caches go cold, every one is a wakeup of its own)."""
+        rng = random.Random(seed)
+        before = self.machine.sample()
+        tasks = [asyncio.create_task(self.write()) async for _ in poisson_arrivals(rng, self.args.rate, count)]
+        await asyncio.gather(*tasks)
+        return {"writes": count, "phase": Machine.since(before, self.machine.sample())}
+
+
+def totals(rounds: list[dict], count: str) -> dict:
+    """Rounds of one side of a comparison added up: how many, per second, and the server's CPU each."""
+    done = sum(r[count] for r in rounds)
+    wall = sum(r["phase"]["wall_s"] for r in rounds)
+    cpu = sum(r["phase"]["server_cpu_s"] for r in rounds)
+    phase = {key: round(sum(r["phase"][key] * r["phase"]["wall_s"] for r in rounds) / wall, 1) if wall else None
+             for key in ("server_cpu_pct", "client_cpu_pct", "others_cpu_pct")}
+    phase |= {"wall_s": round(wall, 2), "server_cpu_s": round(cpu, 3),
+              "loadavg_1m": max(r["phase"]["loadavg_1m"] for r in rounds)}
+    return {count: done, "per_s": round(done / wall, 1) if wall else None,
+            "cpu_ms": round(1000 * cpu / done, 3) if done else None, "machine": phase,
+            "rounds": [round(r[count] / r["phase"]["wall_s"], 1) if r["phase"]["wall_s"] else None for r in rounds]}
+
+
+async def interleaved(bench: Bench, machine: Machine, bare: BareServer | None, seconds: float,
+                      watched: bool) -> dict:
+    """Moves as fast as the server takes them for `seconds` in all, in --rounds rounds, each beside a bare-write
+    round of the same length (bare first, then moves first, and so on): the two sides share the machine's moments.
+
+    With screens `watched`, a move round waits until every screen has every move before the next round starts (not
+    timed as throughput, but its CPU counts: that is where the drawing is paid for).
+    """
+    rounds = max(1, bench.args.rounds)
+    each = seconds / rounds
+    moved, written = [], []
+    live_before = bench.events["live"]
+    for n in range(rounds):
+        order = ("bare", "moves") if n % 2 == 0 else ("moves", "bare")
+        for side in order:
+            if side == "bare":
+                if bare is not None:
+                    written.append(await bare.saturate(each))
+                continue
             before = machine.sample()
-            tasks = [asyncio.create_task(write(n)) async for n in poisson_arrivals(rng, args.rate, args.paced_writes)]
-            await asyncio.gather(*tasks)
+            started = time.perf_counter()
+            done = await bench.burst(each, bench.args.concurrency)
+            wall = time.perf_counter() - started
+            if watched:
+                await bench.settle(LOST_AFTER)
+            else:
+                for table in bench.tables:
+                    table.pending.clear()  # nobody watches yet: the screens load the newest version later
             phase = Machine.since(before, machine.sample())
-            floor["paced"] = {"writes": args.paced_writes, "rate": args.rate,
-                              "cpu_ms": round(1000 * phase["server_cpu_s"] / args.paced_writes, 3), "machine": phase}
-        pool.close()
-        return floor
-    finally:
-        stop_server(server)
+            phase["wall_s"] = round(wall, 2)  # throughput over the moving, not the settling
+            moved.append({"moves": done, "phase": phase})
+    moves = totals(moved, "moves")
+    moves["cpu_ms_per_move"] = moves.pop("cpu_ms")
+    moves["regions_per_move"] = round((bench.events["live"] - live_before) / moves["moves"], 2) \
+        if moves["moves"] else None
+    if written:
+        moves["bare"] = totals(written, "writes")
+    return moves
 
 
 # ---- the run -----------------------------------------------------------------------------------------------------
 
 
-async def timed_burst(bench: Bench, machine: Machine) -> dict:
-    """Moves as fast as the server takes them for --burst seconds: how many per second, and the CPU each cost."""
-    before = machine.sample()
-    done = await bench.burst(bench.args.burst, bench.args.concurrency)
-    phase = Machine.since(before, machine.sample())
-    return {"moves": done, "per_s": round(done / phase["wall_s"], 1),
-            "cpu_ms_per_move": round(1000 * phase["server_cpu_s"] / done, 2) if done else None, "machine": phase}
-
-
-async def run(args, ports: list[int], pids: list[int]) -> dict:
+async def run(args, ports: list[int], pids: list[int], bare: BareServer | None) -> dict:
     bench = Bench(args, ports)
     machine = Machine(pids)
     result: dict = {}
+    if bare is not None:
+        await bare.start()
     background: list[asyncio.Task] = []
     screens: list[Screen] = []
     try:
@@ -775,10 +831,9 @@ async def run(args, ports: list[int], pids: list[int]) -> dict:
         # throughput goal; the burst in 5. has every stream open, so it also pays for every screen's drawing)
         result["write_burst"] = {}
         if args.burst:
-            print(f"write burst: {args.concurrency} clients, no screen open, for {args.burst:.0f} s ...", flush=True)
-            result["write_burst"] = await timed_burst(bench, machine)
-            for table in bench.tables:
-                table.pending.clear()  # nobody watches yet: the screens load the newest version below
+            print(f"write burst: {args.concurrency} clients, no screen open, {args.burst:g} s in {args.rounds} "
+                  f"rounds{', each beside a round of bare writes' if bare else ''} ...", flush=True)
+            result["write_burst"] = await interleaved(bench, machine, bare, args.burst, watched=False)
 
         # 2. each screen loads its page, then opens its event stream
         sem = asyncio.Semaphore(64)
@@ -824,7 +879,11 @@ async def run(args, ports: list[int], pids: list[int]) -> dict:
         result["rss_idle_streams_mb"] = server_rss_mb(pids)
         events_before = dict(bench.events)
 
-        # 4. the load, with the healthz floor alongside
+        # 4. the load, with the healthz floor alongside, and the bare write at the same pace just before and after
+        paced = []
+        if bare is not None and args.paced_writes:
+            print(f"bare paced: {args.paced_writes // 2} writes at {args.rate}/s ...", flush=True)
+            paced.append(await bare.paced(args.paced_writes // 2, args.seed))
         load_health: list[float] = []
         health_task = asyncio.create_task(bench.healthz_series(Conn(ports[0]), None, 0.1, load_health))
         background.append(health_task)
@@ -837,6 +896,10 @@ async def run(args, ports: list[int], pids: list[int]) -> dict:
         bench.measuring_bytes = False
         health_task.cancel()
         result["rss_end_mb"] = server_rss_mb(pids)
+        if paced:
+            print(f"bare paced: {args.paced_writes - args.paced_writes // 2} writes at {args.rate}/s ...", flush=True)
+            paced.append(await bare.paced(args.paced_writes - args.paced_writes // 2, args.seed + 2))
+            result["bare_paced"] = totals(paced, "writes") | {"rate": args.rate}
         moves_ok = len(bench.action_latency)
         healthz_share = len(load_health) * healthz_cpu
         result["cpu_ms_per_move"] = round(1000 * max(0.0, load["server_cpu_s"] - healthz_share) / moves_ok, 2) \
@@ -847,12 +910,16 @@ async def run(args, ports: list[int], pids: list[int]) -> dict:
         # 5. a burst: moves as fast as the server takes them, every stream still open
         burst = {}
         if args.burst:
-            print(f"burst: {args.concurrency} clients moving as fast as they can for {args.burst:.0f} s ...",
-                  flush=True)
+            print(f"burst: {args.concurrency} clients moving as fast as they can, every stream open, {args.burst:g} s "
+                  f"in {args.rounds} rounds{', each beside a round of bare writes' if bare else ''} ...", flush=True)
             await asyncio.sleep(0.5)
-            burst = await timed_burst(bench, machine)
-            await bench.settle(LOST_AFTER)
+            burst = await interleaved(bench, machine, bare, args.burst, watched=True)
         streams_alive = sum(1 for screen in screens if screen.stream_task and not screen.stream_task.done())
+        sides = [side["bare"] for side in (result["write_burst"], burst) if side.get("bare")]
+        if sides:  # every saturated bare round of the run: the floor's own figures
+            result["bare"] = totals([{"writes": side["writes"], "phase": side["machine"]} for side in sides],
+                                    "writes") | {"rounds": [r for side in sides for r in side["rounds"]],
+                                                 "latency_ms": summary_ms(bare.latency)}
 
         result |= {
             "streams": len(screens), "streams_opened": opened, "streams_dropped": len(bench.stream_drops),
@@ -879,34 +946,40 @@ async def run(args, ports: list[int], pids: list[int]) -> dict:
         for screen in screens:
             if screen.stream_task is not None:
                 screen.stream_task.cancel()
-        for pool in bench.pools:
+        for pool in bench.pools + ([bare.pool] if bare is not None and bare.pool is not None else []):
             pool.close()
         await asyncio.sleep(0.1)
 
 
-def goals(result: dict, bare: dict | None) -> list[tuple[str, bool | None]]:
-    """Each of issue 16's goals this run can judge, as (sentence, met?)."""
+def goals(result: dict, rate: float) -> list[tuple[str, bool | None]]:
+    """Each of issue 16's goals this run can judge, as (sentence, met?); None: a figure printed beside them."""
     p, h = result["propagation_ms"], result["healthz_load_ms"]
+    bare, paced, burst, alone = (result.get(key) or {} for key in ("bare", "bare_paced", "burst", "write_burst"))
     out = []
+    if paced:
+        x = ratio(result["cpu_ms_per_move"], paced["cpu_ms"])
+        out.append((f"server CPU per move {result['cpu_ms_per_move']} ms = {x}x a bare write's {paced['cpu_ms']} ms, "
+                    f"both at {paced['rate']}/s (goal <= {GOAL_CPU_PER_MOVE_X_BARE:.0f}x)",
+                    x is not None and x <= GOAL_CPU_PER_MOVE_X_BARE))
+    if burst.get("bare"):
+        x = ratio(burst["cpu_ms_per_move"], burst["bare"]["cpu_ms"])
+        out.append((f"server CPU per move {burst['cpu_ms_per_move']} ms with every screen open = {x}x a bare write's "
+                    f"{burst['bare']['cpu_ms']} ms, both at saturation, in rounds side by side "
+                    f"(goal <= {GOAL_CPU_PER_MOVE_X_BARE:.0f}x)", x is not None and x <= GOAL_CPU_PER_MOVE_X_BARE))
     if bare:
         x = ratio(result["cpu_ms_per_move"], bare["cpu_ms"])
-        out.append((f"server CPU per move {result['cpu_ms_per_move']} ms = {x}x a bare write's {bare['cpu_ms']} ms "
-                    f"(goal <= {GOAL_CPU_PER_MOVE_X_BARE:.0f}x)", x is not None and x <= GOAL_CPU_PER_MOVE_X_BARE))
-        if result.get("write_burst"):
-            w = result["write_burst"]
-            share = ratio(w["per_s"], bare["per_s"])
-            out.append((f"write burst {w['per_s']} moves/s = {share} of the bare write's {bare['per_s']}/s "
-                        f"(goal >= {GOAL_THROUGHPUT_SHARE})", share is not None and share >= GOAL_THROUGHPUT_SHARE))
-        if bare.get("paced"):  # like for like: the bare write at the moves' own pace, not at saturation
-            paced = bare["paced"]
-            x = ratio(result["cpu_ms_per_move"], paced["cpu_ms"])
-            out.append((f"server CPU per move {result['cpu_ms_per_move']} ms = {x}x a bare write's {paced['cpu_ms']} "
-                        f"ms when both come at {paced['rate']}/s (the line above takes the bare write at saturation)",
-                        None))
-        if result["burst"]:  # not a goal of the issue: every screen's drawing is in this one
-            share = ratio(result["burst"]["per_s"], bare["per_s"])
-            out.append((f"burst with every screen open {result['burst']['per_s']} moves/s = {share} of the bare "
-                        f"write's (no goal)", None))
+        out.append((f"server CPU per move {result['cpu_ms_per_move']} ms at {rate:g}/s = {x}x a bare write's "
+                    f"{bare['cpu_ms']} ms at saturation (not like for like: at saturation each request costs less)",
+                    None))
+    if alone.get("bare"):
+        share = ratio(alone["per_s"], alone["bare"]["per_s"])
+        out.append((f"write burst {alone['per_s']} moves/s = {share} of the bare write's {alone['bare']['per_s']}/s "
+                    f"in rounds side by side (goal >= {GOAL_THROUGHPUT_SHARE})",
+                    share is not None and share >= GOAL_THROUGHPUT_SHARE))
+    if burst.get("bare"):  # not a goal of the issue: every screen's drawing is in this one
+        share = ratio(burst["per_s"], burst["bare"]["per_s"])
+        out.append((f"burst with every screen open {burst['per_s']} moves/s = {share} of the bare write's "
+                    f"{burst['bare']['per_s']}/s (no goal)", None))
     x = ratio(p["p95"], h["p95"])
     out.append((f"propagation p95 {p['p95']} ms (goal <= {GOAL_PROPAGATION_P95_MS:.0f} ms) = {x}x healthz p95 "
                 f"(goal <= {GOAL_PROPAGATION_X_HEALTHZ:.0f}x)",
@@ -918,13 +991,17 @@ def goals(result: dict, bare: dict | None) -> list[tuple[str, bool | None]]:
     return out
 
 
-def report(args, result: dict, bare: dict | None, worker: str, database: str, trouble: list[str]) -> None:
+def report(args, result: dict, worker: str, database: str, trouble: list[str]) -> None:
     a, p, h, hi = result["action_ms"], result["propagation_ms"], result["healthz_load_ms"], result["healthz_idle_ms"]
     load, e = result["load"], result["events"]
+    bare, paced = result.get("bare"), result.get("bare_paced")
 
     def machine(phase: dict) -> str:
         return (f"server {phase['server_cpu_pct']}% of a core; other processes {phase['others_cpu_pct']}% "
                 f"(client {phase['client_cpu_pct']}%); load average {phase['loadavg_1m']}")
+
+    def per_round(side: dict) -> str:
+        return " / ".join(str(value) for value in side["rounds"])
 
     screens = f"{args.phones} phones" + (" + the host screen" if args.host_screen else "")
     placement = "" if args.servers == 1 else (
@@ -937,13 +1014,14 @@ def report(args, result: dict, bare: dict | None, worker: str, database: str, tr
         f"setup       tables+joins {result['setup_s']} s; streams opened in {result['streams_open_s']} s",
     ]
     if bare:
-        lines.append(f"bare write  {bare['writes']} inserts+template, {args.concurrency} clients: {bare['per_s']}/s, "
+        lines.append(f"bare write  {bare['writes']} inserts+template at saturation, {args.concurrency} clients, in "
+                     f"{len(bare['rounds'])} rounds beside the bursts': {bare['per_s']}/s (rounds {per_round(bare)}), "
                      f"server CPU {bare['cpu_ms']} ms per write; {fmt(bare['latency_ms'])}")
         lines.append(f"            machine: {machine(bare['machine'])}")
-        if bare.get("paced"):
-            paced = bare["paced"]
-            lines.append(f"bare paced  {paced['writes']} writes as Poisson arrivals at {paced['rate']}/s, like the "
-                         f"moves: server CPU {paced['cpu_ms']} ms per write; machine: {machine(paced['machine'])}")
+    if paced:
+        lines.append(f"bare paced  {paced['writes']} writes as Poisson arrivals at {paced['rate']}/s like the moves, "
+                     f"half just before them and half just after: server CPU {paced['cpu_ms']} ms per write; "
+                     f"machine: {machine(paced['machine'])}")
     lines += [
         f"streams     opened {result['streams_opened']}/{result['streams']}, dropped {result['streams_dropped']}, "
         f"alive at end {result['streams_alive_at_end']}",
@@ -961,8 +1039,12 @@ def report(args, result: dict, bare: dict | None, worker: str, database: str, tr
     ]
     for label, b in (("write burst", result.get("write_burst")), ("burst      ", result["burst"])):
         if b:
-            lines.append(f"{label} {b['moves']} moves, {b['per_s']}/s, {b['cpu_ms_per_move']} ms server CPU per "
-                         f"move; machine: {machine(b['machine'])}")
+            lines.append(f"{label} {b['moves']} moves, {b['per_s']}/s (rounds {per_round(b)}), {b['cpu_ms_per_move']} "
+                         f"ms server CPU per move, {b['regions_per_move']} regions pushed per move; "
+                         f"machine: {machine(b['machine'])}")
+            if b.get("bare"):
+                lines.append(f"  beside   bare writes {b['bare']['per_s']}/s (rounds {per_round(b['bare'])}), "
+                             f"{b['bare']['cpu_ms']} ms server CPU per write; machine: {machine(b['bare']['machine'])}")
     lines += [
         f"memory      RSS {result['rss_idle_streams_mb']} MB idle with streams, {result['rss_end_mb']} MB at the end",
         f"client      event-loop lag {fmt(result['client_loop_lag_ms'])}",
@@ -975,14 +1057,14 @@ def report(args, result: dict, bare: dict | None, worker: str, database: str, tr
     if trouble:
         lines.append(f"server log: {len(trouble)} warning/error lines, first ones:")
         lines.extend(f"  {line[:200]}" for line in trouble[:8])
-    judged = goals(result, bare)
+    judged = goals(result, args.rate)
     lines += [f"GOAL {'PASS' if met else 'FAIL'}  {sentence}" if met is not None else f"NOTE       {sentence}"
               for sentence, met in judged]
     print("\n".join(lines))
     compact = {k: v for k, v in result.items() if k not in ("move_failures", "stream_drop_samples")}
     compact |= {"tables": args.tables, "phones": args.phones, "host_screen": args.host_screen, "actions": args.actions,
                 "rate": args.rate, "servers": args.servers, "spread": args.spread, "workers": args.workers,
-                "database": database, "worker": worker, "server_log_trouble": len(trouble), "bare": bare,
+                "database": database, "worker": worker, "server_log_trouble": len(trouble),
                 "goals": {sentence: met for sentence, met in judged}}
     print(json.dumps(compact, separators=(",", ":")))
 
@@ -1001,10 +1083,16 @@ def main(argv: list[str] | None = None) -> int:
                              "table's screens on one server, its moves sent there too")
     parser.add_argument("--workers", type=int, default=1, help="gunicorn workers per server (default 1)")
     parser.add_argument("--database-url", help="SQLAlchemy URL (default: SQLite in a fresh temp instance dir)")
-    parser.add_argument("--bare-writes", type=int, default=2000, help="bare writes for the floor (0: skip it)")
+    parser.add_argument("--no-bare", dest="bare", action="store_false",
+                        help="skip the bare-write floor (bench/bare.py) and the goals judged against it")
     parser.add_argument("--paced-writes", type=int, default=300,
-                        help="bare writes again at --rate, the moves' pace, for a like-for-like floor (0: skip)")
-    parser.add_argument("--burst", type=float, default=5.0, help="seconds of moves as fast as they go (0: skip)")
+                        help="bare writes at --rate, the moves' pace, half just before the moves and half just after, "
+                             "for a like-for-like floor (0: skip)")
+    parser.add_argument("--burst", type=float, default=6.0,
+                        help="seconds of moves as fast as they go, with no screen open and again with every screen "
+                             "open, each beside as long a run of bare writes (0: skip)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="each burst in this many rounds, alternating with the bare writes' (default 3)")
     parser.add_argument("--concurrency", type=int, default=8, help="clients in the bare floor and the burst")
     parser.add_argument("--beat", type=float, help="the streams' heartbeat, seconds (default: the server's, 15)")
     parser.add_argument("--game", default="tracker", help=argparse.SUPPRESS)
@@ -1014,9 +1102,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not (1 <= args.tables <= 1000 and 1 <= args.phones <= 8 and 0 <= args.actions <= 100_000 and args.rate > 0
             and 1 <= args.servers <= 4 and 1 <= args.workers <= 8 and args.concurrency >= 1
-            and 0 <= args.paced_writes <= 10_000):
+            and 0 <= args.paced_writes <= 10_000 and 1 <= args.rounds <= 100 and 0 <= args.burst <= 600):
         parser.error("need 1..1000 tables, 1..8 phones, 0..100000 actions, a positive rate, 1..4 servers, "
-                     "1..8 workers, 0..10000 paced writes")
+                     "1..8 workers, 0..10000 paced writes, 1..100 rounds, a burst of 0..600 s")
     streams = args.tables * (args.phones + args.host_screen)
     soft, _ = raise_nofile(max(4096, 4 * streams + 256))
     if soft < 2 * streams + 256:
@@ -1031,11 +1119,12 @@ def main(argv: list[str] | None = None) -> int:
     database_url = args.database_url or f"sqlite:///{tmp / 'nightshift.sqlite3'}"
     servers: list[subprocess.Popen] = []
     log_paths: list[Path] = []
+    bare = None
     try:
-        bare = None
-        if args.bare_writes:
-            print(f"the floor: {args.bare_writes} bare writes (bench/bare.py) ...", flush=True)
-            bare = asyncio.run(asyncio.wait_for(bare_floor(args, database_url, tmp), args.timeout))
+        if args.bare:
+            print("starting the bare-write floor (bench/bare.py) ...", flush=True)
+            bare = BareServer(args, database_url, tmp)
+            wait_healthy(bare.process, bare.port, bare.log_path)  # before Night Shift migrates the same database
         ports = [free_port() for _ in range(args.servers)]
         for n, port in enumerate(ports):  # one after another: the first creates or upgrades the database
             instance = tmp / f"instance-{n}"
@@ -1045,9 +1134,10 @@ def main(argv: list[str] | None = None) -> int:
                   f"limit {soft}) ...", flush=True)
             servers.append(start_server(instance, database_url, port, log_paths[-1], args.workers, args.beat))
             wait_healthy(servers[-1], port, log_paths[-1])
-        result = asyncio.run(asyncio.wait_for(run(args, ports, [server.pid for server in servers]), args.timeout))
+        result = asyncio.run(asyncio.wait_for(run(args, ports, [server.pid for server in servers], bare),
+                                              args.timeout))
         worker, trouble = log_facts(log_paths)
-        report(args, result, bare, worker, hide_password(database_url), trouble)
+        report(args, result, worker, hide_password(database_url), trouble)
         return 0
     except BaseException as error:
         if isinstance(error, TimeoutError):
@@ -1058,6 +1148,8 @@ def main(argv: list[str] | None = None) -> int:
         raise
     finally:
         signal.alarm(0)
+        if bare is not None:
+            bare.stop()
         for server in servers:
             stop_server(server)
         shutil.rmtree(tmp, ignore_errors=True)

@@ -21,9 +21,9 @@ def test_the_games_benchmark_runs_and_prints_every_game():
 
 
 def test_the_live_benchmark_runs_end_to_end_with_small_numbers():
-    """Two tables, two phones and a host each, a few moves, a short floor and burst: every figure is printed."""
+    """Two tables, two phones and a host each, a few moves, short bursts beside bare writes: every figure is printed."""
     run = subprocess.run([sys.executable, str(ROOT / "bench" / "live.py"), "--tables", "2", "--phones", "2",
-                          "--actions", "6", "--rate", "20", "--bare-writes", "40", "--burst", "0.5",
+                          "--actions", "6", "--rate", "20", "--burst", "0.6", "--rounds", "2",
                           "--concurrency", "2", "--idle-samples", "20", "--paced-writes", "10", "--timeout", "200"],
                          capture_output=True, text=True, timeout=240, cwd=ROOT)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
@@ -33,7 +33,12 @@ def test_the_live_benchmark_runs_end_to_end_with_small_numbers():
     assert result["events"]["live"] >= 6 * 3  # every move pushed to each of a table's three screens
     assert result["cpu_ms_per_move"] > 0 and result["bare"]["cpu_ms"] > 0 and result["burst"]["moves"] > 0
     assert result["write_burst"]["moves"] > 0 and result["write_burst"]["cpu_ms_per_move"] > 0
-    assert result["bare"]["paced"]["writes"] == 10 and result["bare"]["paced"]["cpu_ms"] > 0  # the like-for-like floor
+    for burst in (result["write_burst"], result["burst"]):  # each burst beside bare writes, round by round
+        assert len(burst["rounds"]) == 2 and len(burst["bare"]["rounds"]) == 2 and burst["bare"]["cpu_ms"] > 0
+    assert result["burst"]["regions_per_move"] > 0 and result["write_burst"]["regions_per_move"] == 0
+    assert len(result["bare"]["rounds"]) == 4  # the floor's own figures: every saturated round of the run
+    assert result["bare_paced"]["writes"] == 10 and result["bare_paced"]["cpu_ms"] > 0  # the like-for-like floor
+    assert len(result["bare_paced"]["rounds"]) == 2  # half before the moves, half after
     assert any(line.startswith("bare paced") for line in run.stdout.splitlines())
     assert "others_cpu_pct" in result["load"] and "loadavg_1m" in result["load"]
     assert any(line.startswith("GOAL") for line in run.stdout.splitlines())
