@@ -90,3 +90,27 @@ def test_an_encoding_the_client_refuses_with_q_0_is_not_used(app, client):
         assert next(iter(stream.response)).startswith(b"retry: 2000")
     finally:
         stream.close()
+
+
+def test_pages_and_json_honour_an_encoding_refused_with_q_0(client):
+    """Flask-Compress's own parser kept `gzip;q=0` as a choice: pages and JSON went out in the refused coding."""
+    table = create_via_api(client, "tracker", {"players": 1})
+    api_url, token = f"/api/tables/{table['code']}", bearer(table["host_token"])
+    for url, headers in (("/", {}), (api_url, token)):
+        def get(accept, url=url, headers=headers):
+            return client.get(url, headers={"Accept-Encoding": accept} | headers)
+
+        for refused in ("gzip;q=0", "br;q=0, gzip;q=0", "*;q=0", "identity, *;q=0", "*, br;q=0, gzip;q=0"):
+            answer = get(refused)
+            assert answer.status_code == 200 and "Content-Encoding" not in answer.headers, (url, refused)
+            assert "Accept-Encoding" in answer.headers["Vary"]
+        assert get("br;q=0, gzip").headers["Content-Encoding"] == "gzip"
+        assert get("gzip, br;q=0").headers["Content-Encoding"] == "gzip"
+        assert get("BR;Q=0, gzip").headers["Content-Encoding"] == "gzip"
+        assert get("*, br;q=0").headers["Content-Encoding"] == "gzip"
+        # Among what the client accepts, Flask-Compress's order of preference still holds: br before gzip.
+        assert get("gzip, br").headers["Content-Encoding"] == "br"
+        assert get("*").headers["Content-Encoding"] == "br"
+        answer = get("gzip;q=0.5, br;q=0")
+        assert answer.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in answer.headers["Vary"]
+        assert gzip.decompress(answer.data) == client.get(url, headers=headers).data
