@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
+from itertools import groupby
 from typing import Any
 
 from flask import request
@@ -20,6 +22,28 @@ DIGITS_MAX = 9  # below 10**9: fits every integer column of both databases, with
 JSON_DEPTH_MAX = 32  # the deepest body of the API is a move with a list in it (depth 2); 32 leaves room for games
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _BRACKETS = re.compile(r"[\[\]{}]")
+
+
+# Characters a refusal can't show as they are: on a page they are nothing, a box, or a line break mid-sentence.
+UNSEEN = {"Cc": "control character", "Cf": "invisible character", "Zs": "unusual space", "Zl": "line separator",
+          "Zp": "paragraph separator", "Cs": "broken character"}  # Cs: half of a pair, a lone surrogate from JSON
+
+
+def quoted(value: object, limit: int = 40) -> str:
+    """What a client sent, echoed in a refusal: in plain quotes, cut to `limit` characters (with "…" when cut), and
+    any character that can't be seen named instead: "a\u200bb" is quoted as 'a[invisible character U+200B]b'.
+
+    repr() said '\u200b', which only a Python programmer reads; a plain space stays a space."""
+    text = str(value)
+    shown = []
+    for char, run in groupby(text[:limit]):
+        count = len(list(run))
+        kind = UNSEEN.get(unicodedata.category(char)) if char != " " else None
+        if kind is None:
+            shown.append(char * count)
+        else:
+            shown.append(f"[{f'{count} {kind}s' if count > 1 else kind} U+{ord(char):04X}]")
+    return f"'{''.join(shown)}{'…' if len(text) > limit else ''}'"
 
 
 class NotAWholeNumber(ValueError):

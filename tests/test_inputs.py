@@ -1,8 +1,10 @@
 """Numbers are ASCII digits in range, JSON nests at most 32 deep: the inputs that gave 500s are clear 4xx now."""
 
+from urllib.parse import quote
+
 import pytest
 
-from app.inputs import JSON_DEPTH_MAX, NotAWholeNumber, json_depth, whole_number, whole_or_none
+from app.inputs import JSON_DEPTH_MAX, NotAWholeNumber, json_depth, quoted, whole_number, whole_or_none
 from tests.conftest import any_csrf_token, bearer, create_via_api, join_via_api, page_text, snapshot
 
 
@@ -76,3 +78,40 @@ def test_a_move_nested_as_deep_as_allowed_is_read_and_judged_by_the_rules(client
     nested = {"type": "next-round", "note": [[[["deep"]]]]}
     response = client.post(f"/api/tables/{table['code']}/actions", json=nested, headers=bearer(seat["seat_token"]))
     assert response.status_code == 422 and "note" in page_text(response)
+
+
+@pytest.mark.parametrize("raw,shown", [
+    ("chess", "'chess'"),
+    ("\u200b", "'[invisible character U+200B]'"),
+    ("a\x07b", "'a[control character U+0007]b'"),
+    ("\u202e\u202e", "'[2 invisible characters U+202E]'"),
+    ("no\u00a0break", "'no[unusual space U+00A0]break'"),
+    ("\u2028", "'[line separator U+2028]'"),
+    ("\ud800", "'[broken character U+D800]'"),
+    ("two  spaces", "'two  spaces'"),
+    ("x" * 41, "'" + "x" * 40 + "…'"),
+    (7, "'7'"),
+])
+def test_quoted_names_what_a_player_cannot_see_instead_of_a_python_escape(raw, shown):
+    assert quoted(raw, 40) == shown
+
+
+@pytest.mark.parametrize("raw,name", [("\u200b", "[invisible character U+200B]"),
+                                      ("\x07", "[control character U+0007]")])
+def test_a_refusal_quotes_an_invisible_or_control_character_by_name(client, raw, name):
+    """repr() answered "There is no game '\\u200b'…": Python's escape, which a player can't read."""
+    created = client.post("/api/tables", json={"game": raw})
+    assert created.status_code == 422 and f"Unknown game '{name}';" in created.get_json()["error"]
+    field = client.post("/api/tables", json={"game": "tracker", raw: 1})
+    assert field.status_code == 400 and f"Unknown field '{name}';" in field.get_json()["error"]
+    option = client.post("/api/tables", json={"game": "tracker", "options": {raw: 1}})
+    assert option.status_code == 422 and f"Unknown option '{name}';" in option.get_json()["error"]
+    code = client.get(f"/api/tables/{quote(raw)}")
+    assert code.status_code == 404 and f"There is no table with the code '{name}'." in code.get_json()["error"]
+    for path in ("/api/plays", "/history"):
+        history = client.get(f"{path}?game={quote(raw)}")
+        text = history.get_json()["error"] if history.is_json else page_text(history)
+        assert history.status_code == 400 and f"There is no game '{name}' in the history." in text
+    table = create_via_api(client, "tracker", {"players": 2})
+    seat = client.post(f"/api/tables/{table['code']}/join", json={"name": "Zed", "key": table["join_key"], "seat": raw})
+    assert seat.status_code == 404 and f"This table has no seat '{name}'." in seat.get_json()["error"]

@@ -25,6 +25,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
+from ..inputs import quoted
 from .notation import Dice, DiceError, Roll, parse
 
 MAX_PICK = 10**9
@@ -94,7 +95,7 @@ def check_physical(dice: Dice, values: object) -> Roll:
         raise DiceError(f"{dice.text} is {count}; you entered {entered}.")
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise DiceError(f"Enter each die as a whole number; {value!r} isn't one.")
+            raise DiceError(f"Enter each die as a whole number; {quoted(value, 20)} isn't one.")
     grouped = []
     position = 0
     for group in dice.groups:

@@ -6,6 +6,7 @@ import importlib
 import pkgutil
 from pathlib import Path
 
+from ..inputs import quoted
 from .options import OptionError
 from .spec import GameSpec, SeatDef
 
@@ -37,7 +38,7 @@ def get_game(slug: object) -> GameSpec:
         return REGISTRY[slug]
     if slug is None or slug == "":  # "Unknown game None" is Python talking, not a sentence
         raise UnknownGame(f"Say which game: one of {', '.join(REGISTRY)}.")
-    raise UnknownGame(f"Unknown game {str(slug)[:40]!r}; choose one of: {', '.join(REGISTRY)}.")
+    raise UnknownGame(f"Unknown game {quoted(slug)}; choose one of: {', '.join(REGISTRY)}.")
 
 
 __all__ = ["REGISTRY", "GameSpec", "SeatDef", "OptionError", "UnknownGame", "get_game"]

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..inputs import quoted
 from .contract import Event, IllegalAction
 
 State = dict[str, Any]
@@ -54,8 +55,9 @@ class Field:
 
     `low`, `high` and `choices` may be functions of (state, move) for limits the table sets (a player's Health);
     fields are checked in the order declared, so such a function may read the fields declared before it.
-    Sentences are format strings with {label}, {Label}, {value}, {low}, {high}, {choices} and {seat}, or functions
-    of (state, move, value) for a sentence that needs the table (a counter's name and what it is now).
+    Sentences are format strings with {label}, {Label}, {value}, {quoted} (the field as sent, quoted for a player to
+    read: inputs.quoted), {low}, {high}, {choices} and {seat}, or functions of (state, move, value) for a sentence
+    that needs the table (a counter's name and what it is now).
     """
 
     name: str
@@ -95,7 +97,8 @@ class Field:
     def _say(self, template: Sentence, state: State, move: Mapping[str, Any], **values: Any) -> str:
         if callable(template):
             return template(state, move, values.get("value"))
-        return template.format(label=self.label, Label=_capital(self.label), **values)
+        return template.format(label=self.label, Label=_capital(self.label), quoted=quoted(move.get(self.name)),
+                               **values)
 
     # ---- checking ---------------------------------------------------------------------------------------------
 

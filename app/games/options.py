@@ -10,7 +10,7 @@ from typing import Any
 
 from ..dice import DiceError
 from ..dice import parse as parse_dice
-from ..inputs import NotAWholeNumber, whole_number
+from ..inputs import NotAWholeNumber, quoted, whole_number
 
 
 class OptionError(ValueError):
@@ -129,7 +129,7 @@ class MultiChoiceOption(Option):
             raise OptionError(f"{self.label} must be a list of: {', '.join(values)}.")
         unknown = [item for item in raw if item not in values]
         if unknown:
-            raise OptionError(f"{self.label}: {unknown[0]!r} is not one of {', '.join(values)}.")
+            raise OptionError(f"{self.label}: {quoted(unknown[0])} is not one of {', '.join(values)}.")
         if len(set(raw)) != len(raw):
             raise OptionError(f"{self.label}: each one can be picked only once.")
         if not self.min_count <= len(raw) <= self.max_count:
@@ -273,7 +273,7 @@ class CounterListOption(Option):
                               f"{self.name_length} characters.")
         bad = sorted({char for char in name if char in MARKUP or char == "," or not char.isprintable()})
         if bad:
-            raise OptionError(f"{where}: a counter's name can't contain {' '.join(repr(char) for char in bad)}.")
+            raise OptionError(f"{where}: a counter's name can't contain {' '.join(quoted(char) for char in bad)}.")
         if scope not in ("each", "shared"):
             shown = f"'{scope}'" if scope else "nothing"
             raise OptionError(f"{where}: say 'each' (one per player) or 'shared' (one for the table) "
@@ -349,7 +349,7 @@ def parse_options(options: Sequence[Option], raw: Mapping[str, Any], *, from_for
     known = {option.key for option in options}
     unknown = sorted(key for key in raw if key not in known)
     if unknown:
-        raise OptionError(f"Unknown option {unknown[0]!r}; this game's options are: {', '.join(sorted(known))}.")
+        raise OptionError(f"Unknown option {quoted(unknown[0])}; this game's options are: {', '.join(sorted(known))}.")
     parsed = {}
     for option in options:
         parsed[option.key] = (option.parse(raw[option.key], from_form=from_form) if option.key in raw

@@ -11,7 +11,7 @@ from sqlalchemy.orm import selectinload
 from ..errors import BadRequest, Forbidden, NotFound
 from ..extensions import db
 from ..games import REGISTRY
-from ..inputs import whole_or_none
+from ..inputs import quoted, whole_or_none
 from ..models import as_utc
 from .access import Reader
 from .models import Play, PlaySeat
@@ -46,8 +46,7 @@ def filters(args) -> Filters:
     """The filters of a query string, or a 400 naming what was wrong with them."""
     game = (args.get("game") or "").strip() or None
     if game is not None and game not in dict(game_choices()):
-        shown = game[:32]
-        raise BadRequest(f"There is no game {shown!r} in the history. Pick a game from the list, "
+        raise BadRequest(f"There is no game {quoted(game, 32)} in the history. Pick a game from the list, "
                          f"or leave it empty for every game.")
     player = args.get("player")
     player = typed_name(player) if player is not None and player.strip() else None

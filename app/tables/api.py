@@ -8,7 +8,7 @@ from flask import Blueprint, jsonify, request
 
 from ..errors import BadRequest
 from ..games import REGISTRY
-from ..inputs import idempotency_key, whole_or_none
+from ..inputs import idempotency_key, quoted, whole_or_none
 from . import auth, service
 from .links import join_url
 
@@ -42,7 +42,7 @@ def create_table():
     body = json_body()
     unknown = sorted(set(body) - {"game", "options"})
     if unknown:
-        raise BadRequest(f"Unknown field {unknown[0]!r}; send 'game' and 'options'.")
+        raise BadRequest(f"Unknown field {quoted(unknown[0])}; send 'game' and 'options'.")
     table, host_token = service.create_table(body.get("game"), body.get("options", {}))
     return jsonify(table_view(table, service.Visitor(host=True)) | {"host_token": host_token}), 201
 
@@ -63,7 +63,8 @@ def join(code: str):
     body = json_body()
     unknown = sorted(set(body) - {"name", "seat", "key", "spectator"})
     if unknown:
-        raise BadRequest(f"Unknown field {unknown[0]!r}; send 'name', 'key' and optionally 'seat' or 'spectator'.")
+        raise BadRequest(f"Unknown field {quoted(unknown[0])}; send 'name', 'key' and optionally 'seat' or "
+                         "'spectator'.")
     spectator = body.get("spectator", False)
     if not isinstance(spectator, bool):
         raise BadRequest("'spectator' must be true or false.")

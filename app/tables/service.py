@@ -26,7 +26,7 @@ from ..games import OptionError, UnknownGame, get_game
 from ..games.contract import IllegalAction, Viewer, copied
 from ..games.words import plural
 from ..history import record as plays
-from ..inputs import NotAWholeNumber, whole_number, whole_or_none
+from ..inputs import NotAWholeNumber, quoted, whole_number, whole_or_none
 from ..live import broker
 from ..live.caps import seat_token, stream_caps
 from ..models import Action, Seat, Table, as_utc, utcnow
@@ -90,7 +90,7 @@ def find_table(code: object, *, expired_ok: bool = False) -> Table:
     (its host's log download, until the purge)."""
     normalised = codes.normalise(code, codes.CODE_LENGTH)
     if normalised is None:
-        raise NotFound(f"There is no table with the code {str(code)[:12]!r}. "
+        raise NotFound(f"There is no table with the code {quoted(code, 12)}. "
                        "Codes have 5 letters and digits; check it on the host screen.")
     table = db.session.execute(_BY_CODE, {"code": normalised}).unique().scalar_one_or_none()
     if table is None:
@@ -133,7 +133,7 @@ def seat_by_number(table: Table, number: object) -> Seat:
         if by_number or by_text:
             return seat
     names = ", ".join(f"{seat.number} ({seat.name})" for seat in table.player_seats)
-    raise NotFound(f"This table has no seat {str(number)[:20]!r}. Its seats are {names}.")
+    raise NotFound(f"This table has no seat {quoted(number, 20)}. Its seats are {names}.")
 
 
 # ---- checks --------------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ import re
 import unicodedata
 from typing import Any
 
+from ...inputs import quoted
 from ..words import listing, plural
 from . import PROFILE, READING_TEXT, SPEC
 
@@ -49,7 +50,7 @@ def white_reading(value: object) -> str:
     if not isinstance(value, str) or value not in choices:
         readings = listing([f"'{choice}' for {label}" for choice, label in WHITE.choices], "or")
         raise UnknownReading(f"The reading of White cards' copy limit must be {readings}, not "
-                             f"{str(value)[:20]!r}.")
+                             f"{quoted(value, 20)}.")
     return value
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, render_template, request
 
 from ...errors import BadRequest, NightShiftError
+from ...inputs import quoted
 from .. import REGISTRY
 from . import deck_list, keywords
 
@@ -79,7 +80,7 @@ def deck_check_json():
                          "application/json.")
     unknown = sorted(str(key) for key in body if key not in ("list", "white"))
     if unknown:
-        raise BadRequest(f"Unknown field {unknown[0][:40]!r}; send 'list' and, if you like, 'white'.")
+        raise BadRequest(f"Unknown field {quoted(unknown[0])}; send 'list' and, if you like, 'white'.")
     if not isinstance(body.get("list"), str):
         raise BadRequest("'list' must be the deck list as text, one card per line like '3 Toy Chica [Yellow]'.")
     return jsonify(_checked(body["list"], body.get("white")))

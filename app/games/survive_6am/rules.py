@@ -40,6 +40,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...dice import DiceError
+from ...inputs import quoted
 from ..contract import Event, IllegalAction, Outcome, Viewer, copied, seen
 from ..moves import Choice, Count, Move, Moves, MoveType, Numbers, Whose
 from ..options import reading_in_force, readings_shown
@@ -441,7 +442,7 @@ def _dice_refused(state: State, move: Any, value: Any) -> str:
     values = move.get("values")
     if isinstance(values, list) and values:
         wrong = next((item for item in values if not isinstance(item, int) or isinstance(item, bool)), values[0])
-        return f"Each Power die must be a whole number, not {str(wrong)[:20]!r}."
+        return f"Each Power die must be a whole number, not {quoted(wrong, 20)}."
     if isinstance(values, list):
         return "Leave the dice out when no die was rolled, or type what each die showed, like [5, 10]."
     return "Enter what the Power dice showed as a list of whole numbers, like [5, 10]."
@@ -450,17 +451,17 @@ def _dice_refused(state: State, move: Any, value: Any) -> str:
 def _die(name: str, label: str) -> Any:
     """One real die typed into its own box (die1, die2): the same limits as a die in `values`."""
     return Count(name, label, low=_lowest_face, high=_highest_face, optional=True, picked=False,
-                 wrong="Each Power die must be a whole number, not {value!r}.", too_low=_die_too_low,
+                 wrong="Each Power die must be a whole number, not {quoted}.", too_low=_die_too_low,
                  too_high=_die_too_high)
 
 
 @MOVES.move("react", "Reacting",
             Count("cards", "the cards you react to", low=0, high=_most_cards,
                   ask="Say how many cards you react to: 0, 1 or 2.",
-                  wrong="The number of cards to react to must be a whole number, not {value!r}.",
+                  wrong="The number of cards to react to must be a whole number, not {quoted}.",
                   too_low=_cards_refused, too_high=_cards_refused),
             Count("depletion", "face-up Power Depletion cards", low=0, high=_depletion_most, optional=True,
-                  wrong="The number of face-up Power Depletion cards must be a whole number, not {value!r}.",
+                  wrong="The number of face-up Power Depletion cards must be a whole number, not {quoted}.",
                   too_low="The number of face-up Power Depletion cards can't be negative.",
                   too_high="At most {high} Power Depletion cards can be face up (one per location); you said "
                            "{value}.",
@@ -565,13 +566,13 @@ def _location_choices(state: State, move: Any) -> list[str]:
 
 def _no_location(state: State, move: Any, value: Any) -> str:
     """The sentence for a location that doesn't exist."""
-    return (f"There is no {str(move.get('location'))[:30]!r} camera: the locations are "
+    return (f"There is no {quoted(move.get('location'), 30)} camera: the locations are "
             f"{listing(locations(state))}.")
 
 
 def _no_card(state: State, move: Any, value: Any) -> str:
     """The sentence for a Camera Monitor card that doesn't exist."""
-    return (f"There is no {str(move.get('card'))[:30]!r} Camera Monitor card: tap "
+    return (f"There is no {quoted(move.get('card'), 30)} Camera Monitor card: tap "
             f"{listing([f'{label} ({key})' for key, label in CARDS.items()], 'or')}.")
 
 
@@ -686,7 +687,7 @@ def _first_to_reach(state: State) -> int | None:
 
 
 @MOVES.move("office", "An animatronic in the Office",
-            Whose("whose Office", wrong="Whose Office must be a whole number, not {value!r}.",
+            Whose("whose Office", wrong="Whose Office must be a whole number, not {quoted}.",
                   unknown="There is no guard at seat {value} at this table.",
                   not_yours="You can only report your own Office; the other guard reports theirs."),
             label="An Animatronic reached an Office")

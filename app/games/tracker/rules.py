@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...dice import DiceError, parse
+from ...inputs import quoted
 from ..contract import Event, IllegalAction, Outcome, Viewer, copied, seen
 from ..moves import Choice, Count, Field, Move, Moves, Numbers, Text
 from ..options import COUNTER_LIMIT  # how far a counter without a minimum or maximum may go
@@ -120,8 +121,8 @@ def _names(state: dict[str, Any]) -> str:
 
 COUNTER = Choice("counter", "the counter", lambda state, move: [counter["key"] for counter in state["counters"]],
                  ask="Say which counter to change.",
-                 wrong=lambda state, move, value: f"There is no counter {str(value)[:40]!r} at this table; the "
-                                                  f"counters are {_names(state)}.")
+                 wrong=lambda state, move, value: f"There is no counter {quoted(move.get('counter'))} at this "
+                                                  f"table; the counters are {_names(state)}.")
 
 
 def _whose_field() -> Field:
