@@ -4,7 +4,8 @@ from urllib.parse import quote
 
 import pytest
 
-from app.inputs import JSON_DEPTH_MAX, NotAWholeNumber, json_depth, quoted, whole_number, whole_or_none
+from app.inputs import JSON_DEPTH_MAX, json_depth
+from app.reading import NotAWholeNumber, quoted, whole_number, whole_or_none
 from tests.conftest import any_csrf_token, bearer, create_via_api, join_via_api, page_text, snapshot
 
 

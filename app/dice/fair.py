@@ -25,7 +25,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from ..inputs import quoted
+from ..reading import quoted
 from .notation import Dice, DiceError, Roll, parse
 
 MAX_PICK = 10**9

@@ -6,7 +6,7 @@ import importlib
 import pkgutil
 from pathlib import Path
 
-from ..inputs import quoted
+from ..reading import quoted
 from .options import OptionError
 from .spec import GameSpec, SeatDef
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..inputs import quoted
+from ..reading import quoted
 from .contract import Event, IllegalAction
 
 State = dict[str, Any]
@@ -56,7 +56,7 @@ class Field:
     `low`, `high` and `choices` may be functions of (state, move) for limits the table sets (a player's Health);
     fields are checked in the order declared, so such a function may read the fields declared before it.
     Sentences are format strings with {label}, {Label}, {value}, {quoted} (the field as sent, quoted for a player to
-    read: inputs.quoted), {low}, {high}, {choices} and {seat}, or functions of (state, move, value) for a sentence
+    read: reading.quoted), {low}, {high}, {choices} and {seat}, or functions of (state, move, value) for a sentence
     that needs the table (a counter's name and what it is now).
     """
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..dice import DiceError
 from ..dice import parse as parse_dice
-from ..inputs import NotAWholeNumber, quoted, whole_number
+from ..reading import NotAWholeNumber, quoted, whole_number
 
 
 class OptionError(ValueError):

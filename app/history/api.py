@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 
 from ..errors import BadRequest
-from ..inputs import whole_or_none
+from ..reading import whole_or_none
 from . import access, exports, names, queries, stats
 
 bp = Blueprint("history_api", __name__, url_prefix="/api")

@@ -11,8 +11,8 @@ from sqlalchemy.orm import selectinload
 from ..errors import BadRequest, Forbidden, NotFound
 from ..extensions import db
 from ..games import REGISTRY
-from ..inputs import quoted, whole_or_none
 from ..models import as_utc
+from ..reading import quoted, whole_or_none
 from .access import Reader
 from .models import Play, PlaySeat
 from .names import People, typed_name

@@ -15,8 +15,9 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ..errors import Forbidden, NightShiftError, render_error
 from ..extensions import db
-from ..inputs import accepts_encoding, whole_or_none
+from ..inputs import accepts_encoding
 from ..models import Table
+from ..reading import whole_or_none
 from ..tables import auth, service
 from . import broker, screens, wire
 from .caps import TooManyStreams, host_token, seat_token, still_seated, stream_caps

@@ -8,7 +8,8 @@ from flask import Blueprint, jsonify, request
 
 from ..errors import BadRequest
 from ..games import REGISTRY
-from ..inputs import idempotency_key, quoted, whole_or_none
+from ..inputs import idempotency_key
+from ..reading import quoted, whole_or_none
 from . import auth, service
 from .links import join_url
 

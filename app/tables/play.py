@@ -11,8 +11,9 @@ from ..dice.verify import verify as verify_draws
 from ..errors import Forbidden
 from ..games import get_game
 from ..games.moves import Offers
-from ..inputs import IDEMPOTENCY_FIELD, idempotency_key, natural, whole_or_none
+from ..inputs import IDEMPOTENCY_FIELD, idempotency_key
 from ..models import Table
+from ..reading import natural, whole_or_none
 from . import auth, qr, service
 from .links import join_url
 

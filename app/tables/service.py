@@ -26,10 +26,10 @@ from ..games import OptionError, UnknownGame, get_game
 from ..games.contract import IllegalAction, Viewer, copied
 from ..games.words import plural
 from ..history import record as plays
-from ..inputs import NotAWholeNumber, quoted, whole_number, whole_or_none
 from ..live import broker
 from ..live.caps import seat_token, stream_caps
 from ..models import Action, Seat, Table, as_utc, utcnow
+from ..reading import NotAWholeNumber, quoted, whole_number, whole_or_none
 from . import codes
 
 log = logging.getLogger(__name__)

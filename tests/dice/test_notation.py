@@ -135,10 +135,39 @@ def test_which_die_is_dropped_when_values_tie():
     assert roll.describe() == "3d6kh2: 4, 6, (4) = 10"
 
 
-@pytest.mark.parametrize("module", sorted((APP / "dice").glob("*.py")) + [APP / "games" / "tracker" / "rules.py"],
-                         ids=lambda path: path.name)
-def test_do_the_pure_modules_stay_free_of_flask_and_sqlalchemy(module):
+def _imports(module: Path) -> list[tuple[str, Path | None]]:
+    """What a module imports: each name, and the file within app/ it names (None for anything outside app/)."""
     tree = ast.parse(module.read_text(encoding="utf-8"))
-    imported = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
-    imported += [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
-    assert not [name for name in imported if name.split(".")[0] in ("flask", "sqlalchemy", "flask_sqlalchemy")]
+    found = [(alias.name, None) for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                found.append((node.module or "", None))
+                continue
+            base = module.parent
+            for _ in range(node.level - 1):
+                base = base.parent
+            target = base.joinpath(*(node.module or "").split(".")) if node.module else base
+            file = target.with_suffix(".py") if target.with_suffix(".py").exists() else target / "__init__.py"
+            found.append((node.module or "", file if file.exists() else None))
+    return found
+
+
+PURE = sorted((APP / "dice").glob("*.py")) + sorted(APP.glob("games/*/rules.py")) + [APP / "reading.py"]
+
+
+@pytest.mark.parametrize("module", PURE, ids=lambda path: str(path.relative_to(APP)))
+def test_do_the_pure_modules_stay_free_of_flask_and_sqlalchemy(module):
+    """Not only their own imports: a module of the app they import (and its imports) must be pure too."""
+    seen, waiting, web = set(), [module], []
+    while waiting:
+        current = waiting.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        for name, file in _imports(current):
+            if name.split(".")[0] in ("flask", "sqlalchemy", "flask_sqlalchemy", "werkzeug"):
+                web.append(f"{current.relative_to(APP)} imports {name}")
+            if file is not None and file.name != "__init__.py":
+                waiting.append(file)
+    assert not web

@@ -7,7 +7,8 @@ from typing import Any
 from flask import Blueprint, jsonify, make_response, redirect, render_template, request, url_for
 
 from ...errors import BadRequest, Invalid, NotFound
-from ...inputs import NotAWholeNumber, idempotency_key, whole_number, whole_or_none
+from ...inputs import idempotency_key
+from ...reading import NotAWholeNumber, whole_number, whole_or_none
 from ...tables import auth, service
 from ...tables.play import render_live
 from .. import REGISTRY

@@ -16,7 +16,7 @@ import re
 import unicodedata
 from typing import Any
 
-from ...inputs import quoted
+from ...reading import quoted
 from ..words import listing, plural
 from . import PROFILE, READING_TEXT, SPEC
 

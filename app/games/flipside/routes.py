@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, render_template, request
 
 from ...errors import BadRequest, NightShiftError
-from ...inputs import quoted
+from ...reading import quoted
 from .. import REGISTRY
 from . import deck_list, keywords
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...dice import DiceError
-from ...inputs import quoted
+from ...reading import quoted
 from ..contract import Event, IllegalAction, Outcome, Viewer, copied, seen
 from ..moves import Choice, Count, Move, Moves, MoveType, Numbers, Whose
 from ..options import reading_in_force, readings_shown

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...dice import DiceError, parse
-from ...inputs import quoted
+from ...reading import quoted
 from ..contract import Event, IllegalAction, Outcome, Viewer, copied, seen
 from ..moves import Choice, Count, Field, Move, Moves, Numbers, Text
 from ..options import COUNTER_LIMIT  # how far a counter without a minimum or maximum may go
