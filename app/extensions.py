@@ -15,6 +15,13 @@ class Base(DeclarativeBase):
     """Declarative base for Night Shift's models."""
 
 
+def _accepted_only(name: str) -> property:
+    """A list of Flask-Compress's algorithms, read as the ones the client of this request accepts."""
+    private = f"_{name}"
+    return property(lambda self: _accepted(getattr(self, private)),
+                    lambda self, algorithms: setattr(self, private, algorithms))
+
+
 class Compress(FlaskCompress):
     """Flask-Compress, except that a coding the client refuses (`gzip;q=0`, or `*;q=0` without naming it) is never
     used: Flask-Compress's own Accept-Encoding parser keeps a q=0 entry as a choice, so `gzip;q=0` got gzip.
@@ -22,21 +29,8 @@ class Compress(FlaskCompress):
     Its choice is left to it, among only the algorithms the client accepts (inputs.accepts_encoding, the rule the
     static server and the streams follow), so its order of preference among those is kept."""
 
-    @property
-    def enabled_algorithms(self) -> tuple[str, ...]:
-        return _accepted(self._enabled_algorithms)
-
-    @enabled_algorithms.setter
-    def enabled_algorithms(self, algorithms: tuple[str, ...]) -> None:
-        self._enabled_algorithms = algorithms
-
-    @property
-    def streaming_algorithms(self) -> tuple[str, ...]:
-        return _accepted(self._streaming_algorithms)
-
-    @streaming_algorithms.setter
-    def streaming_algorithms(self, algorithms: tuple[str, ...]) -> None:
-        self._streaming_algorithms = algorithms
+    enabled_algorithms = _accepted_only("enabled_algorithms")
+    streaming_algorithms = _accepted_only("streaming_algorithms")
 
     def after_request(self, response):
         # Every coding refused but `*` accepted (`*, br;q=0, gzip;q=0`): Flask-Compress would take the first of an
