@@ -116,3 +116,10 @@ def test_a_refusal_quotes_an_invisible_or_control_character_by_name(client, raw,
     table = create_via_api(client, "tracker", {"players": 2})
     seat = client.post(f"/api/tables/{table['code']}/join", json={"name": "Zed", "key": table["join_key"], "seat": raw})
     assert seat.status_code == 404 and f"This table has no seat '{name}'." in seat.get_json()["error"]
+
+
+def test_dice_notation_refused_with_an_invisible_character_names_it():
+    from app.dice import DiceError, parse
+
+    with pytest.raises(DiceError, match=r"^'2d6\[invisible character U\+200B\]' is not dice notation\."):
+        parse("2d6\u200b")

@@ -10,6 +10,8 @@ from functools import cached_property
 from itertools import combinations_with_replacement
 from math import factorial
 
+from ..reading import quoted
+
 MAX_TEXT = 100
 MAX_DICE = 100
 MAX_SIDES = 1000
@@ -180,10 +182,10 @@ def parse(text: object) -> Dice:
             sign = -1 if source[position] == "-" else 1
             position += 1
         elif position:
-            raise DiceError(f"'{shown}' is not dice notation. {EXAMPLES}")
+            raise DiceError(f"{quoted(shown, MAX_TEXT)} is not dice notation. {EXAMPLES}")
         match = _TERM.match(source, position)
         if match is None or (match.end() < len(source) and source[match.end()] not in "+-"):
-            raise DiceError(f"'{shown}' is not dice notation. {EXAMPLES}")
+            raise DiceError(f"{quoted(shown, MAX_TEXT)} is not dice notation. {EXAMPLES}")
         position = match.end()
         if match["number"] is not None:
             value = int(match["number"])
@@ -193,7 +195,7 @@ def parse(text: object) -> Dice:
         else:
             groups.append(_group(match, sign))
     if not groups:
-        raise DiceError(f"'{shown}' has no dice in it. {EXAMPLES}")
+        raise DiceError(f"{quoted(shown, MAX_TEXT)} has no dice in it. {EXAMPLES}")
     if not -MAX_MODIFIER <= modifier <= MAX_MODIFIER:
         raise DiceError(f"The numbers added come to {modifier}; keep them between -{MAX_MODIFIER} and {MAX_MODIFIER}.")
     total = sum(group.count for group in groups)

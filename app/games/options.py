@@ -275,7 +275,7 @@ class CounterListOption(Option):
         if bad:
             raise OptionError(f"{where}: a counter's name can't contain {' '.join(quoted(char) for char in bad)}.")
         if scope not in ("each", "shared"):
-            shown = f"'{scope}'" if scope else "nothing"
+            shown = quoted(scope) if scope else "nothing"
             raise OptionError(f"{where}: say 'each' (one per player) or 'shared' (one for the table) "
                               f"after {name}, not {shown}.")
         for label, value in (("minimum", low), ("maximum", high), ("start value", start)):

@@ -8,7 +8,7 @@ from flask import Blueprint, jsonify, make_response, redirect, render_template, 
 
 from ...errors import BadRequest, Invalid, NotFound
 from ...inputs import idempotency_key
-from ...reading import NotAWholeNumber, whole_number, whole_or_none
+from ...reading import NotAWholeNumber, quoted, whole_number, whole_or_none
 from ...tables import auth, service
 from ...tables.play import render_live
 from .. import REGISTRY
@@ -81,7 +81,8 @@ def calculator_api():
         raise BadRequest('Send a JSON object like {"supplies": {"pan": 3, "cleaver": 2}}.')
     unknown = sorted(str(key) for key in body if key not in CALCULATOR_KEYS)
     if unknown:
-        raise Invalid(f"'{unknown[0][:30]}' isn't part of a drop-off; send 'supplies' and, to pick a bonus, 'bonus'.")
+        raise Invalid(f"{quoted(unknown[0], 30)} isn't part of a drop-off; send 'supplies' and, to pick a bonus, "
+                      "'bonus'.")
     if "supplies" not in body:
         raise Invalid('Say what is dropped off: {"supplies": {"pan": 3, "cleaver": 2}}.')
     bonus = body.get("bonus")

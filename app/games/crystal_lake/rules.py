@@ -36,6 +36,7 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ...reading import quoted
 from ..contract import Event, IllegalAction, Outcome, Viewer, copied, seen
 from ..moves import Choice, Count, Field, Move, Moves, MoveType, Numbers, SeatField, Whose
 from ..options import reading_in_force
@@ -300,7 +301,7 @@ SUPPLY_LIST = listing([name(supply, 2) for supply in SUPPLIES])
 @MOVES.move("search", "Searching for Supplies", _whose(),
             Choice("supply", "the token drawn", TOKENS,
                    ask="Searching for Supplies needs 'supply': say which token came out of the Camp Bag.",
-                   wrong=f"'{{value}}' isn't a token in the Camp Bag; it holds {SUPPLY_LIST} and Jason tokens."),
+                   wrong=f"{{quoted}} isn't a token in the Camp Bag; it holds {SUPPLY_LIST} and Jason tokens."),
             Choice("escape", "the Escape Token", ("use", "keep"), optional=True,
                    wrong="Say 'use' to discard the Escape Token, or 'keep' to take the attack."),
             label="Search for Supplies")
@@ -412,7 +413,7 @@ def fear(state: State, move: Move, seat: int):
 def _stash_refused(state: State, move: Mapping[str, Any], value: Any) -> str:
     if move.get("supply") == "jason":
         return "A Jason token can't be hidden: only Supplies go on the Hidden Stash."
-    return f"'{value}' isn't a Supply; the Supplies are {', '.join(SUPPLIES)}."
+    return f"{quoted(value, 30)} isn't a Supply; the Supplies are {', '.join(SUPPLIES)}."
 
 
 @MOVES.move("stash", "Hiding Supplies on the Hidden Stash", _whose(),
@@ -575,7 +576,7 @@ def _keep_refused(state: State, move: Mapping[str, Any], value: Any) -> str:
         if item == "jason":
             return "A Jason token can't be saved in the Backpack: it goes back to the Camp Bag."
         if item not in SUPPLIES:
-            return f"'{item[:30]}' isn't a Supply; the Supplies are {', '.join(SUPPLIES)}."
+            return f"{quoted(item, 30)} isn't a Supply; the Supplies are {', '.join(SUPPLIES)}."
     if len(items) > 2:
         return f"The Backpack saves up to two Supplies, not {len(items)}."
     if state["night"] == state["nights"]:
