@@ -48,9 +48,18 @@ class Table(db.Model):
     # UPDATE, so a writer that read an older version changes nothing and retries (StaleDataError).
     __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
 
+    frozen_seats = None  # not stored: set by `freeze_seats` on a snapshot nobody changes
+
     @property
     def player_seats(self) -> list[Seat]:
+        if self.frozen_seats is not None:
+            return self.frozen_seats
         return sorted((seat for seat in self.seats if seat.role == "player"), key=lambda seat: seat.number)
+
+    def freeze_seats(self) -> None:
+        """Sort the player seats once for a read-only snapshot (a drawing asks for them dozens of times a screen);
+        never on a table a request may still seat someone at."""
+        self.frozen_seats = self.player_seats
 
     @property
     def spectators(self) -> list[Seat]:

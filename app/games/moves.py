@@ -403,22 +403,47 @@ class Offers:
     def __init__(self, moves: Moves, state: State, offered: list[dict[str, Any]], seat: int | None):
         self.moves, self.state, self.offered, self.seat = moves, state, offered, seat
         self._by_type: dict[str, list[tuple[dict[str, Any], tuple]]] | None = None
+        self._by_field: dict[tuple[str, str], dict[Any, list[tuple[dict[str, Any], tuple]]] | None] = {}
 
     def find(self, type: str, **fields: Any) -> dict[str, Any] | None:
         """The offered move of this type whose fixed fields are these (the first, if several)."""
-        return next((offer for offer in self.offered if offer["type"] == type
-                     and all(offer.get(key) == value for key, value in fields.items())), None)
+        return next((offer for offer, _ in self._candidates(type, fields)
+                     if all(offer.get(key) == value for key, value in fields.items())), None)
 
     def fingerprint(self, *types: str, **fields: Any) -> tuple:
         """The offered moves of these types whose fields are these, as a key: screens offered the same moves may share
         a fragment drawn once (`once` in app/live/screens.py)."""
+        return bool(self.offered), tuple(
+            items for type in types for offer, items in self._candidates(type, fields)
+            if all(offer.get(key) == value for key, value in fields.items()))
+
+    def _candidates(self, type: str, fields: dict[str, Any]) -> list[tuple[dict[str, Any], tuple]]:
+        """The offers of a type that may match `fields`, looked up by the first field's value: the host's console asks
+        for every counter of every seat, and scanning every offer for each made the asking grow with the square."""
         if self._by_type is None:  # each offer sorted once, however many fragments ask
             self._by_type = {}
             for offer in self.offered:
                 self._by_type.setdefault(offer["type"], []).append((offer, tuple(sorted(offer.items()))))
-        return bool(self.offered), tuple(
-            items for type in types for offer, items in self._by_type.get(type, ())
-            if all(offer.get(key) == value for key, value in fields.items()))
+        offers = self._by_type.get(type, ())
+        if not fields or not offers:
+            return offers
+        key, value = next(iter(fields.items()))
+        if (type, key) not in self._by_field:
+            index: dict | None = {}
+            for pair in offers:
+                try:
+                    index.setdefault(pair[0].get(key), []).append(pair)
+                except TypeError:  # an unhashable value (a list): this field can't index this type's offers
+                    index = None
+                    break
+            self._by_field[(type, key)] = index
+        index = self._by_field[(type, key)]
+        if index is None:
+            return offers
+        try:
+            return index.get(value, ())
+        except TypeError:
+            return offers
 
     def all(self, type: str) -> list[dict[str, Any]]:
         return [offer for offer in self.offered if offer["type"] == type]

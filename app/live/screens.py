@@ -8,6 +8,7 @@ screen adds a kind and a way to draw it; the broker neither knows nor cares what
 from __future__ import annotations
 
 import io
+import itertools
 import re
 import time
 from collections import OrderedDict
@@ -74,6 +75,20 @@ def _seat_shown(kind: Kind, table: Table):
 HOLD_SECONDS = 0.02
 
 
+class Drawing:
+    """What the renders of one drawing for many screens share, looked up once (`g.drawing_for_many`): a fragment
+    asked for through Flask's proxies (g, request.host, current_app) paid for each lookup, dozens of times a screen."""
+
+    __slots__ = ("root", "where", "kept", "urls", "fragments")
+
+    def __init__(self, app: Flask):
+        self.root = request.url_root  # the URLs drawn depend on where the app is mounted
+        self.where = (request.host, request.script_root)
+        self.kept = app.extensions.setdefault("nightshift_kept", OrderedDict())  # from one drawing to the next
+        self.urls = app.extensions.setdefault("nightshift_urls", {})
+        self.fragments: dict = {}  # `once`: for this drawing only
+
+
 def draw(app: Flask, environ: dict, code: str, kinds: set[Kind],
          publish: Callable[[Picture], None] | None = None) -> Picture:
     """Load the table once and render its live region for each kind of screen; the session ends before returning,
@@ -88,11 +103,12 @@ def draw(app: Flask, environ: dict, code: str, kinds: set[Kind],
     from ..tables.play import Shared, live_context
 
     with app.app_context(), app.request_context(environ):  # a context of its own, even inside a request
-        g.drawing_for_many = True
+        g.drawing_for_many = Drawing(app)
         try:
             table = db.session.execute(_TABLE, {"code": code}).unique().scalar_one_or_none()
             if table is None:
                 raise NotFound(f"Table {code} is gone.")
+            table.freeze_seats()  # this session only reads, and ends with the drawing
             shared = Shared(table)
             if any(role in ("host", "board") for role, _ in kinds):
                 shared.history()  # read now, with the rest of the snapshot, not between renders
@@ -136,9 +152,10 @@ def remembered_url(endpoint: str, **values) -> str:
     """url_for, built once per endpoint and values: for as long as this app context lasts, and in drawings for many
     screens for as long as the process (a URL depends only on where the app is mounted and its values)."""
     many = g.get("drawing_for_many")
-    urls = current_app.extensions.setdefault("nightshift_urls", {}) if many else g.setdefault("built_urls", {})
+    urls = many.urls if many else g.setdefault("built_urls", {})
     try:
-        key = (request.url_root if has_request_context() else "", endpoint, *sorted(values.items()))
+        root = many.root if many else request.url_root if has_request_context() else ""
+        key = (root, endpoint, *sorted(values.items()))
         url = urls.get(key)
     except TypeError:  # an unhashable value: build it every time
         return url_for(endpoint, **values)
@@ -171,11 +188,14 @@ def personal(html: str, number: int | None, version: int) -> str:
     from ..tables.forms import tap_key
 
     shown = str(version)
+    # One random prefix per region and a count after it: keys no other screen can guess or repeat, for one draw from
+    # the system's randomness instead of one per form (a host console holds dozens of forms).
+    prefix, taps = tap_key(), itertools.count(1)
 
     def mark(found: re.Match) -> str:
         if found.group(1) is not None:
             return " mine" if number is not None and int(found.group(1)) == number else ""
-        return tap_key() if found.group(0) == TAP_MARK else shown
+        return f"{prefix}.{next(taps)}" if found.group(0) == TAP_MARK else shown
 
     return _MARKS.sub(mark, html)
 
@@ -196,9 +216,10 @@ def once(*key, caller) -> str:
     The key must name everything the fragment reads that differs between the screens of one table at one version
     (who is looking, what they are offered); outside a drawing for many screens it is drawn every time.
     """
-    if not g.get("drawing_for_many"):
+    drawing = g.get("drawing_for_many")
+    if not drawing:
         return caller()
-    fragments = g.setdefault("fragments", {})
+    fragments = drawing.fragments
     try:
         drawn = fragments.get(key)
     except TypeError:  # an unhashable key: draw it every time
@@ -234,11 +255,12 @@ def kept(*key, caller) -> str:
     code, who is looking, the values shown, what is offered). Outside a drawing for many screens it is drawn every
     time; inside, its forms carry marks, not keys, so one fragment serves every screen and every drawing.
     """
-    if not g.get("drawing_for_many"):
+    drawing = g.get("drawing_for_many")
+    if not drawing:
         return caller()
-    fragments = current_app.extensions.setdefault("nightshift_kept", OrderedDict())
+    fragments = drawing.kept
     try:
-        key = (request.host, request.script_root, *key) if has_request_context() else key  # the URLs drawn
+        key = (*drawing.where, *key)  # the URLs drawn
         drawn = fragments.get(key)
     except TypeError:  # an unhashable key: draw it every time
         return caller()

@@ -103,5 +103,8 @@ def test_does_a_fingerprint_name_exactly_the_offers_of_its_types_with_its_fields
                           (("poke",), {"dice": [1, 2]}), (("lose",), {"whose": 3}), (("nothing",), {})]:
         assert offers.fingerprint(*types, **fields) == by_hand(*types, **fields), (types, fields)
         assert offers.fingerprint(*types, **fields) == by_hand(*types, **fields)  # asked again, from the index
+        first = next((offer for offer in offered if offer["type"] == types[0]
+                      and all(offer.get(k) == v for k, v in fields.items())), None)
+        assert offers.find(types[0], **fields) is first, (types, fields)
     assert offers.fingerprint("lose", whose=1) != offers.fingerprint("lose", whose=2)
     assert Offers(TOY, STATE, [], seat=1).fingerprint("lose") == (False, ())
