@@ -8,7 +8,6 @@ screen adds a kind and a way to draw it; the broker neither knows nor cares what
 from __future__ import annotations
 
 import io
-import itertools
 import re
 import time
 from collections import OrderedDict
@@ -17,6 +16,7 @@ from collections.abc import Callable
 from flask import Flask, current_app, g, has_request_context, request, url_for
 from flask_wtf.csrf import generate_csrf
 from jinja2 import Template, pass_context
+from markupsafe import Markup
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import joinedload
 
@@ -174,30 +174,37 @@ def remembered_csrf_token() -> str:
     return token
 
 
-TAP_MARK = "~tap-key~"  # where a tap key goes in a drawing for many screens: each region gets fresh ones
+# Marks in a drawing for many screens, filled in for each screen by `personal`. Each holds a "<", which escaping turns
+# into "&lt;": no name or text a player typed can ever read as one.
+TAP_MARK = "<~tap-key~>"  # where a tap key goes: each region gets fresh ones
 # Where the table's version goes (an undo or "back to here" carries the version its screen showed): a fragment kept
 # from one drawing to the next gets the version of the drawing it is shown in.
-VERSION_MARK = "~version~"
-_MARKS = re.compile(r"~(?:tap-key|version|mine-(\d+))~")
+VERSION_MARK = "<~version~>"
+MINE_MARK = "<~mine-{}~>"  # " mine" on the rows of the seat the screen shows
+_MINE = re.compile(r"<~mine-(\d+)~>")
 
 
 def personal(html: str, number: int | None, version: int) -> str:
     """A region drawn from fragments shared by many screens, made this screen's own: every form gets its own tap key
     (a browser without JavaScript resends the key its form carries, and two phones must never send the same one),
-    the rows of seat `number` (the seat this screen shows) are marked as its own, and `version` is the drawing's."""
+    the rows of seat `number` (the seat this screen shows) are marked as its own, and `version` is the drawing's.
+
+    Plain splits and replaces, not one regular expression with a callback per mark: a host console holds dozens."""
     from ..tables.forms import tap_key
 
-    shown = str(version)
+    if "<~mine-" in html:
+        html = _MINE.sub(lambda found: " mine" if number is not None and int(found.group(1)) == number else "", html)
+    html = html.replace(VERSION_MARK, str(version))
+    parts = html.split(TAP_MARK)
+    if len(parts) == 1:
+        return html
     # One random prefix per region and a count after it: keys no other screen can guess or repeat, for one draw from
-    # the system's randomness instead of one per form (a host console holds dozens of forms).
-    prefix, taps = tap_key(), itertools.count(1)
-
-    def mark(found: re.Match) -> str:
-        if found.group(1) is not None:
-            return " mine" if number is not None and int(found.group(1)) == number else ""
-        return f"{prefix}.{next(taps)}" if found.group(0) == TAP_MARK else shown
-
-    return _MARKS.sub(mark, html)
+    # the system's randomness instead of one per form.
+    prefix = tap_key()
+    keyed = [parts[0]]
+    for count, part in enumerate(parts[1:], 1):
+        keyed += (f"{prefix}.{count}", part)
+    return "".join(keyed)
 
 
 @pass_context
@@ -205,7 +212,7 @@ def mine(context, number: int) -> str:
     """' mine' on the row of the seat this screen shows (`class="seat-red{{ mine(2) }}"`), in a fragment drawn once
     for every phone too: there it is a mark that `personal` resolves for each screen."""
     if g.get("drawing_for_many"):
-        return f"~mine-{int(number)}~"
+        return Markup(MINE_MARK.format(int(number)))
     seat = context.get("seat")
     return " mine" if seat is not None and seat.number == number else ""
 
