@@ -1,4 +1,4 @@
-"""The games benchmark still runs: a tiny run prints a line per game with its figures."""
+"""The benchmarks still run (a tiny run prints every figure), and the profile shares sort stacks as the README says."""
 
 import json
 import subprocess
@@ -61,3 +61,29 @@ def test_with_several_servers_the_live_benchmark_spreads_every_table_or_keeps_ea
             assert used == (expected or {ports[index % 2]}), (spread, index, used)
             table = live.Table("CODE1", "key", "token", 1, index)
             assert bench.pool_for(table).all[0].port == ports[index % 2]  # its moves go to its own server
+
+
+def test_the_profile_shares_sort_each_sampled_stack_into_one_share(tmp_path):
+    """The README's CPU shares: a drawing inside the stream's own request is drawing, not events; a stream opening is
+    not the move's request; an unfinished last line is skipped, not a crash."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("profile_shares", ROOT / "bench" / "profile_shares.py")
+    shares = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(shares)
+    flask = "Flask.wsgi_app (flask/app.py:1511);Flask.full_dispatch_request (flask/app.py:917)"
+    stream = f"{flask};events.<locals>.stream (app/live/routes.py:184)"
+    samples = {
+        f"{stream};Subscription.picture (app/live/broker.py:99);draw (app/live/screens.py:110)": 6,
+        "Hub.run (gevent/hub.py:1);root (templates/tables/_live.html:4)": 2,  # a greenlet's outer frames lost
+        f"{stream};GzipStream.shared (app/live/wire.py:66)": 3,
+        "AsyncWorker.handle_request (gunicorn/workers/base_async.py:329);Response.write (gunicorn/http/wsgi.py:1)": 1,
+        f"{flask};act (app/tables/api.py:99);find_table (app/tables/service.py:96)": 5,
+        f"{flask};events (app/live/routes.py:91)": 1,
+        "Hub.run (gevent/hub.py:1)": 2,
+    }
+    raw = tmp_path / "worker.raw"
+    raw.write_text("".join(f"{stack} {count}\n" for stack, count in samples.items()) + "Hub.run (gevent/hub.py:1);Gre")
+    total, found = shares.shares(str(raw))
+    assert total == 20
+    assert found == {"drawing": 40.0, "events": 20.0, "request": 25.0, "rest": 15.0}
