@@ -1,5 +1,6 @@
 """The benchmarks still run (a tiny run prints every figure), and the profile shares sort stacks as the README says."""
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -8,6 +9,14 @@ from pathlib import Path
 from app.games import REGISTRY
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _bench_module(name: str):
+    """A script under bench/ as a module: bench/ is not a package, and its scripts run as files."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_the_games_benchmark_runs_and_prints_every_game():
@@ -48,11 +57,8 @@ def test_with_several_servers_the_live_benchmark_spreads_every_table_or_keeps_ea
     """The soak spreads every table's screens over the servers (a move must cross them); `--spread tables` keeps each
     table's screens, and its moves, on one server, as phones that scan the host screen's QR code do."""
     import argparse
-    import importlib.util
 
-    spec = importlib.util.spec_from_file_location("bench_live", ROOT / "bench" / "live.py")
-    live = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(live)
+    live = _bench_module("live")
     ports = [8001, 8002]
     for spread, expected in (("screens", {8001, 8002}), ("tables", None)):
         bench = live.Bench(argparse.Namespace(tables=4, phones=2, spread=spread), ports)
@@ -66,11 +72,7 @@ def test_with_several_servers_the_live_benchmark_spreads_every_table_or_keeps_ea
 def test_the_profile_shares_sort_each_sampled_stack_into_one_share(tmp_path):
     """The README's CPU shares: a drawing inside the stream's own request is drawing, not events; a stream opening is
     not the move's request; an unfinished last line is skipped, not a crash."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("profile_shares", ROOT / "bench" / "profile_shares.py")
-    shares = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(shares)
+    shares = _bench_module("profile_shares")
     flask = "Flask.wsgi_app (flask/app.py:1511);Flask.full_dispatch_request (flask/app.py:917)"
     stream = f"{flask};events.<locals>.stream (app/live/routes.py:184)"
     samples = {
