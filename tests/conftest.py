@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import html
 import os
 import re
@@ -146,3 +147,19 @@ def bearer(token: str) -> dict:
 def act_via_api(client, table: dict, token: str, action: dict, **headers):
     """POST a move; returns the response (callers assert on status and body)."""
     return client.post(f"/api/tables/{table['code']}/actions", json=action, headers=bearer(token) | headers)
+
+
+def cyclic_garbage(function) -> list:
+    """What `function` leaves for the garbage collector: objects only a reference cycle keeps alive."""
+    gc.disable()
+    while gc.collect():  # what earlier tests left, and what its collection let go of in turn
+        pass
+    try:
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        function()
+        gc.collect()
+        return [type(found).__name__ for found in gc.garbage]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()

@@ -16,7 +16,7 @@ from flask import current_app
 from sqlalchemy import bindparam, func, inspect, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import defer, joinedload, with_expression
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.attributes import PASSIVE_NO_INITIALIZE, get_history, set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
 from ..dice import DiceError, TableDice, commitment, new_seed
@@ -324,15 +324,22 @@ def _update_checked(table: Table, version: int) -> None:
     """The table's one UPDATE, `WHERE version = <the one read>`, as a plain statement: the ORM's unit of work cost a
     sixth of a move. Raises StaleDataError, as the ORM's version check did, when another writer got there first."""
     state = inspect(table)
-    changed = {key: getattr(table, key) for key in _TABLE_COLUMNS if state.attrs[key].history.has_changes()}
+    # Each attribute's history asked for directly: `state.attrs` would build a view of every attribute that points
+    # back at the state, a cycle left for the garbage collector on every move.
+    changed = {key: getattr(table, key) for key in _TABLE_COLUMNS if _changed(table, key)}
     for key, value in changed.items():
         set_committed_value(table, key, value)  # written here: the session has nothing left to flush for it
-    if not any(state.attrs[key].history.has_changes() for key in _TABLE_RELATIONSHIPS):
+    if not any(_changed(table, key) for key in _TABLE_RELATIONSHIPS):
         state._commit_all(state.dict, state.session.identity_map)  # nor to look at (its seats are unchanged)
     done = db.session.connection().execute(_TABLE_UPDATE.values(changed), {"table_id": table.id,
                                                                           "read_version": version})
     if done.rowcount != 1:
         raise StaleDataError(f"table {table.code} moved past version {version}")
+
+
+def _changed(table: Table, key: str) -> bool:
+    """Whether this write changed the attribute, asked without building `inspect(table).attrs`."""
+    return get_history(table, key, PASSIVE_NO_INITIALIZE).has_changes()
 
 
 _TABLE_UPDATE = Table.__table__.update().where(Table.__table__.c.id == bindparam("table_id"),
