@@ -17,6 +17,7 @@ from flask import Flask, current_app, g, has_request_context, request, url_for
 from flask_wtf.csrf import generate_csrf
 from jinja2 import Template, pass_context
 from jinja2.environment import TemplateModule
+from jinja2.ext import Extension
 from markupsafe import Markup
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import joinedload
@@ -319,8 +320,22 @@ def _freed_after(root):
     return render
 
 
+class Unindented(Extension):
+    """Templates drawn without their source's indentation, which is never shown: a live region is pushed to every
+    screen on every move, and the indentation was about a seventh of a phone's region, encoded and deflated each time.
+    Only leading spaces go, never a line break, so no two words are joined; no template holds a <pre>, or a string
+    literal or <textarea> text across lines, where they would count (tests/live/test_render_cost.py checks)."""
+
+    def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
+        return _INDENTATION.sub("", source)
+
+
+_INDENTATION = re.compile(r"^[ \t]+", re.MULTILINE)
+
+
 def init_screens(app: Flask) -> None:
     """Templates get the shared-render CSRF token, URLs built once, and the stream URL helper."""
+    app.jinja_env.add_extension(Unindented)
     app.jinja_env.template_class = SharedGlobalsTemplate
     app.jinja_env.globals["csrf_token"] = remembered_csrf_token  # macros imported without context see globals
     app.context_processor(lambda: {"csrf_token": remembered_csrf_token})  # included templates see the context

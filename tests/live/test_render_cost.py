@@ -330,3 +330,26 @@ def test_an_imported_macro_still_works_after_the_template_that_imported_it_rende
         module = first.module
         assert module.shout("boo") == "BOO!"
         assert first.render() == "A!" and module.shout("again") == "AGAIN!"
+
+
+def test_the_templates_indentation_is_not_drawn(app, client):
+    """A pushed region carries no template's indentation (the tap forms built in Python indent their fields)."""
+    region = phone_region(client, seated_table(client))
+    assert "<section" in region and not re.search(r"\n[ \t]+<(?!input|button)", region), region[:2000]
+
+
+def test_dropping_indentation_changes_no_template_s_strings_or_text_across_lines(app):
+    """Only the indentation of template text goes: no string literal in a tag, and no <pre> or <textarea> text, spans
+    lines in any template, so none of them changes."""
+    from jinja2 import Environment, nodes
+
+    environment, plain_parser = app.jinja_env, Environment()  # parse() preprocesses: the plain one doesn't
+    for name in environment.list_templates(extensions=["html"]):
+        source = environment.loader.get_source(environment, name)[0]
+        assert not re.search(r"<pre[\s>]", source), name
+        for text in re.findall(r"<textarea[^>]*>(.*?)</textarea>", source, re.S):
+            assert "\n" not in text, name
+        plain = [node.value for node in plain_parser.parse(source).find_all(nodes.Const)]
+        unindented = [node.value for node in plain_parser.parse(environment.preprocess(source, name))
+                      .find_all(nodes.Const)]
+        assert plain == unindented, name
