@@ -152,8 +152,9 @@ def act_via_api(client, table: dict, token: str, action: dict, **headers):
 def cyclic_garbage(function) -> list:
     """What `function` leaves for the garbage collector: objects only a reference cycle keeps alive."""
     gc.disable()
-    while gc.collect():  # what earlier tests left, and what its collection let go of in turn
-        pass
+    for _ in range(10):  # what earlier tests left, and what collecting it let go of in turn
+        if not gc.collect():
+            break
     try:
         gc.set_debug(gc.DEBUG_SAVEALL)
         function()

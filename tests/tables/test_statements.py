@@ -61,7 +61,7 @@ def test_a_move_takes_at_most_five_statements(app, client, table, key):
 
 def test_a_move_leaves_nothing_for_the_garbage_collector(app, client, table):
     """The write path asks each attribute's history directly: `inspect(table).attrs` built a view of every attribute
-    that points back at the table's state, a cycle of about twenty objects left on every move."""
+    that points back at the table's state: a cycle of some thirty objects left on every move."""
     move = {"type": "adjust", "counter": "doom", "by": 1}
     act_via_api(client, table, table["seat"], move)
     left = cyclic_garbage(lambda: act_via_api(client, table, table["seat"], move))
