@@ -292,13 +292,15 @@ class SharedGlobalsTemplate(Template):
 
     @classmethod
     def _from_namespace(cls, environment, namespace, globals):
+        """Every compiled template renders through `_freed_after`, so no render leaves a cycle behind."""
         template = super()._from_namespace(environment, namespace, globals)
         template.root_render_func = _freed_after(namespace["root"])
         return template
 
     def make_module(self, vars=None, shared=False, locals=None):
+        """Jinja's own, with the module's context marked: its macros are called long after it rendered, so they stay."""
         context = self.new_context(vars, shared, locals)
-        context.module = True  # an imported module's macros are called long after it rendered: they stay
+        context.module = True
         return TemplateModule(self, context)
 
 

@@ -308,8 +308,8 @@ def test_a_name_that_spells_a_drawing_s_mark_is_shown_as_typed(app, client):
 @pytest.mark.parametrize("slug", [spec.slug for spec in REGISTRY.values()])
 def test_a_drawing_leaves_nothing_for_the_garbage_collector(app, client, slug):
     """A template that defines a macro held the macro in its context and the macro held the context: everything a
-    render saw (about 700 objects for a host and six phones) waited for the collector, which then held the worker
-    10-30 ms at a time. Every game's drawing frees what it made as soon as it is done."""
+    render saw (about 700 objects for a host and six phones) waited for the collector, whose passes then paused the
+    worker. Every game's drawing frees what it made as soon as it is done."""
     table = create_via_api(client, slug)
     described = client.get(f"/api/tables/{table['code']}", headers=bearer(table["host_token"])).get_json()
     for seat in described["seats"]:
