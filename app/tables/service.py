@@ -324,8 +324,6 @@ def _update_checked(table: Table, version: int) -> None:
     """The table's one UPDATE, `WHERE version = <the one read>`, as a plain statement: the ORM's unit of work cost a
     sixth of a move. Raises StaleDataError, as the ORM's version check did, when another writer got there first."""
     state = inspect(table)
-    # Each attribute's history asked for directly: `state.attrs` would build a view of every attribute that points
-    # back at the state, a cycle left for the garbage collector on every move.
     changed = {key: getattr(table, key) for key in _TABLE_COLUMNS if _changed(table, key)}
     for key, value in changed.items():
         set_committed_value(table, key, value)  # written here: the session has nothing left to flush for it
@@ -338,7 +336,8 @@ def _update_checked(table: Table, version: int) -> None:
 
 
 def _changed(table: Table, key: str) -> bool:
-    """Whether this write changed the attribute, asked without building `inspect(table).attrs`."""
+    """Whether this write changed the attribute: `inspect(table).attrs` would answer too, but it builds a view of every
+    attribute that points back at the table's state, a cycle left for the garbage collector on every move."""
     return get_history(table, key, PASSIVE_NO_INITIALIZE).has_changes()
 
 
