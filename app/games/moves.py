@@ -413,9 +413,15 @@ class Offers:
     def fingerprint(self, *types: str, **fields: Any) -> tuple:
         """The offered moves of these types whose fields are these, as a key: screens offered the same moves may share
         a fragment drawn once (`once` in app/live/screens.py)."""
-        return bool(self.offered), tuple(
-            items for type in types for offer, items in self._candidates(type, fields)
-            if all(offer.get(key) == value for key, value in fields.items()))
+        found = []  # loops, not nested generators: the host's console asks this for every counter of every seat
+        for type in types:
+            for offer, items in self._candidates(type, fields):
+                for key, value in fields.items():
+                    if offer.get(key) != value:
+                        break
+                else:
+                    found.append(items)
+        return bool(self.offered), tuple(found)
 
     def _candidates(self, type: str, fields: dict[str, Any]) -> list[tuple[dict[str, Any], tuple]]:
         """The offers of a type that may match `fields`, looked up by the first field's value: the host's console asks

@@ -183,7 +183,7 @@ TAP_MARK = "<~tap-key~>"  # where a tap key goes: each region gets fresh ones
 # from one drawing to the next gets the version of the drawing it is shown in.
 VERSION_MARK = "<~version~>"
 MINE_MARK = "<~mine-{}~>"  # " mine" on the rows of the seat the screen shows
-_MINE = re.compile(r"<~mine-(\d+)~>")
+_MINE = re.compile(r"<~mine-\d+~>")
 
 
 def personal(html: str, number: int | None, version: int) -> str:
@@ -195,7 +195,9 @@ def personal(html: str, number: int | None, version: int) -> str:
     from ..tables.forms import tap_key
 
     if "<~mine-" in html:
-        html = _MINE.sub(lambda found: " mine" if number is not None and int(found.group(1)) == number else "", html)
+        if number is not None:
+            html = html.replace(MINE_MARK.format(number), " mine")
+        html = _MINE.sub("", html)  # every other seat's mark
     html = html.replace(VERSION_MARK, str(version))
     parts = html.split(TAP_MARK)
     if len(parts) == 1:

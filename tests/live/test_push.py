@@ -69,6 +69,7 @@ def test_each_stream_gets_its_own_seats_picture_and_every_screen_kind_is_drawn_o
                             {"type": "adjust", "counter": "sanity", "by": -1}).get_json()
         regions = {name: stream.next_region() for name, stream in (("ann", ann), ("bo", bo), ("host", host))}
         assert {version for version, _ in regions.values()} == {moved["version"]}
+        assert not any("\n" in region for _, region in regions.values())  # one `data:` line each (wire.one_line)
         assert drawn == [[("host", None), ("seat", 1), ("seat", 2)]]  # one snapshot, one render per kind
         for _, region in regions.values():  # the page's own token rides in a header, or fills the field (live.js)
             assert 'name="csrf_token" value=""' in region

@@ -353,3 +353,14 @@ def test_dropping_indentation_changes_no_template_s_strings_or_text_across_lines
         unindented = [node.value for node in plain_parser.parse(environment.preprocess(source, name))
                       .find_all(nodes.Const)]
         assert plain == unindented, name
+
+
+def test_no_stylesheet_shows_line_breaks_so_a_region_may_go_on_one_line(app):
+    """Regions are pushed with their line breaks as spaces (wire.one_line), and templates lose their indentation: both
+    safe only while no style keeps white space as typed."""
+    from pathlib import Path
+
+    sheets = list((Path(app.root_path).parent / "static" / "css").rglob("*.css"))
+    assert sheets
+    for sheet in sheets:
+        assert not re.search(r"white-space\s*:\s*(pre|break-spaces)", sheet.read_text()), sheet.name
