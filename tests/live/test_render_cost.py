@@ -355,12 +355,17 @@ def test_dropping_indentation_changes_no_template_s_strings_or_text_across_lines
         assert plain == unindented, name
 
 
-def test_no_stylesheet_shows_line_breaks_so_a_region_may_go_on_one_line(app):
+def test_no_stylesheet_or_inline_code_sees_line_breaks_so_a_region_may_go_on_one_line(app):
     """Regions are pushed with their line breaks as spaces (wire.one_line), and templates lose their indentation: both
-    safe only while no style keeps white space as typed."""
+    safe only while no style keeps white space as typed, and no template holds inline script or style (where a `//`
+    comment would run on into the next line)."""
     from pathlib import Path
 
     sheets = list((Path(app.root_path).parent / "static" / "css").rglob("*.css"))
     assert sheets
     for sheet in sheets:
         assert not re.search(r"white-space\s*:\s*(pre|break-spaces)", sheet.read_text()), sheet.name
+    environment = app.jinja_env
+    for name in environment.list_templates(extensions=["html"]):
+        source = environment.loader.get_source(environment, name)[0]
+        assert not re.search(r"<style[\s>]|<script(?![^>]*\ssrc=)[^>]*>", source), name
