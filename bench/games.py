@@ -16,6 +16,8 @@ hits all alike:
   drawn together, with the fragments kept from the drawing before (what a change that alters few of them costs);
 - `fresh`: the same with nothing kept (what a change that alters every fragment costs). Screens share fragments only
   where a game's template says so (`once`, `kept`): the gap to the tracker's shows what a panel would gain.
+- `snapshot`: a drawing for no screen, per drawing: the table, its seats, its state and the log page loaded, nothing
+  rendered. Every process that holds any of a table's screens pays this on every change before it draws one.
 
 It prints p50/p95 in milliseconds and each figure's ratio to the generic tracker's (the baseline measured in the
 same run). See bench/README.md.
@@ -42,7 +44,7 @@ from app.games.contract import Viewer  # noqa: E402
 from app.live import screens  # noqa: E402
 
 BASELINE = "tracker"
-FIGURES = ("healthz", "host", "phone", "current", "rules", "drawn", "fresh")
+FIGURES = ("healthz", "host", "phone", "current", "rules", "drawn", "fresh", "snapshot")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -141,6 +143,7 @@ def measure(client, slug: str, spec, args, rng: random.Random) -> tuple[int, int
         "rules": lambda: (spec.rules.view(state, Viewer.of_seat(1)), spec.rules.outcome(state)),
         "drawn": drawn(fresh=False),
         "fresh": drawn(fresh=True),
+        "snapshot": lambda: screens.draw(app, environ, code, set()),
     }
     per = {"drawn": len(every), "fresh": len(every)}  # a drawing's figures are per screen drawn
     samples: dict[str, list[float]] = {name: [] for name in figures}

@@ -24,6 +24,7 @@ def test_the_games_benchmark_runs_and_prints_every_game():
                          capture_output=True, text=True, timeout=240, cwd=ROOT)
     assert run.returncode == 0, run.stderr[-2000:]
     lines = run.stdout.splitlines()
+    assert all(figure in lines[1] for figure in ("drawn", "fresh", "snapshot"))  # the header names every figure
     for slug in REGISTRY:
         row = next(line for line in lines if line.startswith(slug + " "))
         assert "x)" in row  # p50/p95 and the ratio to the tracker's
