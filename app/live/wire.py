@@ -27,8 +27,9 @@ def event(name: str, data: str, ident: int | None = None) -> str:
 
 def one_line(html: str) -> str:
     """A region's HTML on one line, so its event is one `data:` line: a line break between tags or words is white space
-    like any other, and no screen has text whose line breaks show (no <pre>, <textarea> text or `white-space: pre`,
-    which tests/live/test_render_cost.py checks). A region's event is about a fifth shorter to encode and deflate."""
+    like any other, and no screen has text whose line breaks show (no <pre>, <textarea> text, inline script or style,
+    or `white-space: pre`, which tests/live/test_render_cost.py checks). A region's event is about a fifth shorter to
+    encode and deflate."""
     if "\r" in html:
         html = html.replace("\r", " ")
     return html.replace("\n", " ")

@@ -338,14 +338,20 @@ def test_the_templates_indentation_is_not_drawn(app, client):
     assert "<section" in region and not re.search(r"\n[ \t]+<(?!input|button)", region), region[:2000]
 
 
+def _template_sources(app):
+    """(name, source as written) of every HTML template."""
+    environment = app.jinja_env
+    for name in environment.list_templates(extensions=["html"]):
+        yield name, environment.loader.get_source(environment, name)[0]
+
+
 def test_dropping_indentation_changes_no_template_s_strings_or_text_across_lines(app):
     """Only the indentation of template text goes: no string literal in a tag, and no <pre> or <textarea> text, spans
     lines in any template, so none of them changes."""
     from jinja2 import Environment, nodes
 
     environment, plain_parser = app.jinja_env, Environment()  # parse() preprocesses: the plain one doesn't
-    for name in environment.list_templates(extensions=["html"]):
-        source = environment.loader.get_source(environment, name)[0]
+    for name, source in _template_sources(app):
         assert not re.search(r"<pre[\s>]", source), name
         for text in re.findall(r"<textarea[^>]*>(.*?)</textarea>", source, re.S):
             assert "\n" not in text, name
@@ -361,11 +367,9 @@ def test_no_stylesheet_or_inline_code_sees_line_breaks_so_a_region_may_go_on_one
     comment would run on into the next line)."""
     from pathlib import Path
 
-    sheets = list((Path(app.root_path).parent / "static" / "css").rglob("*.css"))
+    sheets = list((Path(app.static_folder) / "css").rglob("*.css"))
     assert sheets
     for sheet in sheets:
         assert not re.search(r"white-space\s*:\s*(pre|break-spaces)", sheet.read_text()), sheet.name
-    environment = app.jinja_env
-    for name in environment.list_templates(extensions=["html"]):
-        source = environment.loader.get_source(environment, name)[0]
+    for name, source in _template_sources(app):
         assert not re.search(r"<style[\s>]|<script(?![^>]*\ssrc=)[^>]*>", source), name
