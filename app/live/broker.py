@@ -61,10 +61,14 @@ class Picture:
 
     version: int
     presence: str
-    regions: dict = field(default_factory=dict)  # screen kind -> the live region's HTML
+    regions: dict = field(default_factory=dict)  # screen kind -> the live region's HTML: one line of UTF-8, as sent
     seats: dict = field(default_factory=dict)  # seat id -> token hash, so a stream notices its seat was freed
     packed: dict = field(default_factory=dict)  # screen kind -> (the event's bytes, the same deflated), made once
     stamp: tuple = ()
+
+    def region(self, kind) -> str:
+        """A kind's region as text, for whoever reads it rather than sends it."""
+        return self.regions[kind].decode()
 
 
 class Subscription:

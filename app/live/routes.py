@@ -42,7 +42,7 @@ def pushed(picture, kind, gzipped: bool) -> tuple[bytes, bytes]:
     """A kind's `live` event, encoded once (and deflated once if any stream gzips) for every stream here."""
     raw, deflated = picture.packed.get(kind, (None, b""))
     if raw is None:
-        raw = wire.event("live", wire.one_line(picture.regions[kind]), picture.version).encode()
+        raw = wire.live_event(picture.regions[kind], picture.version)
     if gzipped and not deflated:
         deflated = wire.deflate(raw)
     picture.packed[kind] = (raw, deflated)

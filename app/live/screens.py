@@ -24,6 +24,7 @@ from sqlalchemy.orm import joinedload
 
 from ..extensions import db
 from ..models import Seat, Table
+from . import wire
 from .broker import Picture
 
 Kind = tuple[str, int | None]
@@ -183,32 +184,43 @@ TAP_MARK = "<~tap-key~>"  # where a tap key goes: each region gets fresh ones
 # from one drawing to the next gets the version of the drawing it is shown in.
 VERSION_MARK = "<~version~>"
 MINE_MARK = "<~mine-{}~>"  # " mine" on the rows of the seat the screen shows
-_MINE = re.compile(r"<~mine-\d+~>")
+_MARKED = b"<~"  # how every mark begins, in the region's UTF-8
+_TAP, _VERSION, _MINE = (mark[2:].split("{")[0].encode() for mark in (TAP_MARK, VERSION_MARK, MINE_MARK))
 
 
-def personal(html: str, number: int | None, version: int) -> str:
-    """A region drawn from fragments shared by many screens, made this screen's own: every form gets its own tap key
-    (a browser without JavaScript resends the key its form carries, and two phones must never send the same one),
-    the rows of seat `number` (the seat this screen shows) are marked as its own, and `version` is the drawing's.
+def personal(html: str, number: int | None, version: int) -> bytes:
+    """A region drawn from fragments shared by many screens, made this screen's own, as the one line of UTF-8 its
+    event sends (`wire.one_line`): every form gets its own tap key (a browser without JavaScript resends the key its
+    form carries, and two phones must never send the same one), the rows of seat `number` (the seat this screen
+    shows) are marked as its own, and `version` is the drawing's.
 
-    Plain splits and replaces, not one regular expression with a callback per mark: a host console holds dozens."""
+    One split of the encoded region at the marks, not a pass over its text per kind of mark: a host console holds
+    dozens, and its text is twice as wide as its bytes (a minus sign or an ellipsis is enough)."""
     from ..tables.forms import tap_key
 
-    if "<~mine-" in html:
-        if number is not None:
-            html = html.replace(MINE_MARK.format(number), " mine")
-        html = _MINE.sub("", html)  # every other seat's mark
-    html = html.replace(VERSION_MARK, str(version))
-    parts = html.split(TAP_MARK)
+    parts = wire.one_line(html.encode()).split(_MARKED)
     if len(parts) == 1:
-        return html
-    # One random prefix per region and a count after it: keys no other screen can guess or repeat, for one draw from
-    # the system's randomness instead of one per form.
-    prefix = tap_key()
-    keyed = [parts[0]]
-    for count, part in enumerate(parts[1:], 1):
-        keyed += (f"{prefix}.{count}", part)
-    return "".join(keyed)
+        return parts[0]
+    stamp = b"%d" % version
+    own = b"mine-%d~>" % number if number is not None else None
+    prefix = None  # one random prefix per region and a count after it: keys no other screen can guess or repeat,
+    taps = 0  # for one draw from the system's randomness instead of one per form
+    out = [parts[0]]
+    for part in parts[1:]:
+        if part.startswith(_TAP):
+            if prefix is None:
+                prefix = tap_key().encode()
+            taps += 1
+            out += (prefix, b".%d" % taps, part[len(_TAP):])
+        elif part.startswith(_VERSION):
+            out += (stamp, part[len(_VERSION):])
+        elif part.startswith(_MINE) and part[len(_MINE):(end := part.find(b"~>"))].isdigit():
+            if own is not None and part.startswith(own):
+                out.append(b" mine")
+            out.append(part[end + 2:])
+        else:  # not a mark: as it was drawn
+            out += (_MARKED, part)
+    return b"".join(out)
 
 
 @pass_context

@@ -75,7 +75,7 @@ def test_a_drawing_is_handed_to_the_other_streams_before_the_drawer_s_session_en
     taken_meanwhile = []
 
     def draw(code, kinds, publish):
-        picture = Picture(version=3, presence="-", regions={kind: f"{kind}" for kind in kinds})
+        picture = Picture(version=3, presence="-", regions={kind: f"{kind}".encode() for kind in kinds})
         publish(picture)
         # the drawer's session ends here: another stream gets the picture without waiting or drawing again
         taken_meanwhile.append(phone.picture(lambda *args: pytest.fail("drawn twice")))
@@ -93,16 +93,16 @@ def test_a_drawing_that_fails_after_publishing_leaves_the_lock_free_and_one_that
     stream = broker.subscribe("BBBBB", 1, kind=("seat", 1))
 
     def failing(code, kinds, publish):
-        publish(Picture(version=1, presence="-", regions={("seat", 1): "x"}))
+        publish(Picture(version=1, presence="-", regions={("seat", 1): b"x"}))
         raise RuntimeError("the session could not end")
 
     with pytest.raises(RuntimeError):
         stream.picture(failing)
     assert stream.channel.drawing.acquire(blocking=False), "the lock is free"
     stream.channel.drawing.release()
-    assert stream.picture(lambda *args: pytest.fail("drawn twice")).regions == {("seat", 1): "x"}
+    assert stream.picture(lambda *args: pytest.fail("drawn twice")).regions == {("seat", 1): b"x"}
 
     broker.deliver("BBBBB", 2)
-    quiet = stream.picture(lambda code, kinds, publish: Picture(version=2, presence="-", regions={("seat", 1): "y"}))
+    quiet = stream.picture(lambda code, kinds, publish: Picture(version=2, presence="-", regions={("seat", 1): b"y"}))
     assert quiet.version == 2 and stream.channel.picture is quiet
     assert stream.channel.drawing.acquire(blocking=False)

@@ -124,11 +124,11 @@ def test_the_seat_list_and_log_are_rendered_once_for_every_phone_and_the_host_ke
     every = {("host", None)} | {("seat", number) for number in range(1, 7)}
     picture = screens.draw(app, environ, table["code"], every)
     assert tails.count("tables/_tail.html") == 1
-    phones = [picture.regions[("seat", number)] for number in range(1, 7)]
+    phones = [picture.region(("seat", number)) for number in range(1, 7)]
     for region in phones:
         tail = region[region.index('<section id="seats"'):]
         assert tail == phones[0][phones[0].index('<section id="seats"'):] and "Back to here" not in tail
-    host = picture.regions[("host", None)]
+    host = picture.region(("host", None))
     assert "Back to here" in host and "Play for" in host  # the host's own tail: jump and seat controls
     with app.app_context():
         db.session.remove()
@@ -150,13 +150,13 @@ def test_the_tracker_s_shared_counters_and_dice_are_drawn_once_for_every_phone_w
     every = {("host", None), ("watch", None)} | {("seat", number) for number in range(1, 7)}
     picture = screens.draw(app, environ, table["code"], every)
     assert drawn.count("tracker-shared") == 3 and drawn.count("tracker-dice") == 3  # phones, host, spectator
-    keys = [key for region in picture.regions.values()
+    keys = [key for region in map(bytes.decode, picture.regions.values())
             for key in re.findall(r'name="idempotency_key" value="([^"]+)"', region)]
     assert len(keys) > 8 * 2 and len(set(keys)) == len(keys) and screens.TAP_MARK not in "".join(keys)
-    phones = [picture.regions[("seat", number)] for number in range(1, 7)]
+    phones = [picture.region(("seat", number)) for number in range(1, 7)]
     assert all('aria-label="Add 1 to Doom"' in region and "counter-big" in region for region in phones)
-    assert 'name="by"' not in picture.regions[("watch", None)]  # a spectator is offered nothing
-    assert 'aria-label="Add 5 to Doom"' in picture.regions[("host", None)]  # the host's big shared counter
+    assert 'name="by"' not in picture.region(("watch", None))  # a spectator is offered nothing
+    assert 'aria-label="Add 5 to Doom"' in picture.region(("host", None))  # the host's big shared counter
     assert 'aria-label="Add 5 to Doom"' not in phones[0]
     with app.app_context():
         db.session.remove()
@@ -168,8 +168,8 @@ def _drawing(app, code: str, kinds: set) -> dict:
     picture = screens.draw(app, environ, code, kinds)
     with app.app_context():
         db.session.remove()
-    return {kind: re.sub(r'name="idempotency_key" value="[^"]+"', 'name="idempotency_key" value=""', region)
-            for kind, region in picture.regions.items()}
+    return {kind: re.sub(r'name="idempotency_key" value="[^"]+"', 'name="idempotency_key" value=""',
+                         picture.region(kind)) for kind in picture.regions}
 
 
 def _from_scratch(app, monkeypatch, code: str, kinds: set) -> dict:

@@ -15,10 +15,11 @@ def test_every_line_of_a_region_is_a_data_line_whichever_line_break_it_uses():
 
 def test_a_pushed_region_is_one_data_line_its_line_breaks_spaces():
     """HTML shows a line break between tags or words as any other white space: the region goes as one line."""
-    region = '<section id="live">\n<p>Doom 3</p>\r\n<p>Round\r2</p>\n'
+    region = '<section id="live">\n<p>Doom \u2212 3</p>\r\n<p>Round\r2</p>\n'.encode()
     flat = wire.one_line(region)
-    assert flat == '<section id="live"> <p>Doom 3</p>  <p>Round 2</p> '
-    assert wire.event("live", flat, 7) == f"event: live\nid: 7\ndata: {flat}\n\n"
+    assert flat == '<section id="live"> <p>Doom \u2212 3</p>  <p>Round 2</p> '.encode()
+    assert wire.live_event(flat, 7) == b"event: live\nid: 7\ndata: " + flat + b"\n\n"
+    assert wire.live_event(flat, 7).decode() == wire.event("live", flat.decode(), 7)
 
 
 def test_regions_deflated_once_each_follow_one_another_in_one_gzip_stream():
