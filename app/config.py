@@ -28,7 +28,7 @@ def defaults(instance_path: Path) -> dict:
     """What Night Shift runs with when nobody configures anything: SQLite in the instance folder."""
     return {
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{instance_path / 'nightshift.sqlite3'}",
-        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "SQLALCHEMY_ENGINE_OPTIONS": {},
         # Database connections per worker process: a request holds one while it runs (a stream holds none between
         # changes); past DB_POOL_SIZE, as many again open for a burst, then requests queue for DB_POOL_TIMEOUT
         # seconds (a thousand phones reconnecting at once after a restart queue here) and then get a 503 sentence.

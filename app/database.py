@@ -44,10 +44,12 @@ def cooperate_with_gevent() -> None:
         waiting.wait = waiting.wait_poll
 
 
-def pool_options(config) -> dict:
-    """One worker's pool: DB_POOL_SIZE kept open, as many again for a burst, then a bounded wait (a 503 after it)."""
+def pool_options(config, server: bool) -> dict:
+    """One worker's pool: DB_POOL_SIZE kept open, as many again for a burst, then a bounded wait (a 503 after it).
+    A database `server` may close a connection while it waits in the pool (a restart, an idle timeout), so each is
+    checked as it is taken; a SQLite file never does, and the check was a statement more on every request."""
     size = max(1, int(config["DB_POOL_SIZE"]))
-    return {"pool_size": size, "max_overflow": size, "pool_timeout": config["DB_POOL_TIMEOUT"]}
+    return {"pool_size": size, "max_overflow": size, "pool_timeout": config["DB_POOL_TIMEOUT"], "pool_pre_ping": server}
 
 
 def init_database(app: Flask) -> None:
@@ -57,7 +59,8 @@ def init_database(app: Flask) -> None:
     if url.startswith("sqlite:"):
         Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     if url.startswith("postgresql") or url.startswith("sqlite:///") and ":memory:" not in url:
-        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = pool_options(app.config) | app.config["SQLALCHEMY_ENGINE_OPTIONS"]
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = (pool_options(app.config, url.startswith("postgresql"))
+                                                   | app.config["SQLALCHEMY_ENGINE_OPTIONS"])
     db.init_app(app)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
