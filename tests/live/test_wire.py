@@ -2,6 +2,8 @@
 
 import zlib
 
+import pytest
+
 from app.live import wire
 
 
@@ -22,7 +24,14 @@ def test_a_pushed_region_is_one_data_line_its_line_breaks_spaces():
     assert wire.live_event(flat, 7).decode() == wire.event("live", flat.decode(), 7)
 
 
-def test_regions_deflated_once_each_follow_one_another_in_one_gzip_stream():
+@pytest.mark.parametrize("deflater", ["isal", "zlib"])
+def test_regions_deflated_once_each_follow_one_another_in_one_gzip_stream(monkeypatch, deflater):
+    """Whichever deflater made them (ISA-L where it is installed, zlib elsewhere), a browser's inflater reads them."""
+    if deflater == "zlib":
+        monkeypatch.setattr(wire, "_deflater", zlib)
+        monkeypatch.setattr(wire, "LEVEL", 3)
+    else:
+        assert wire._deflater.__name__ == "isal.isal_zlib"  # installed with the app wherever it has a wheel
     stream = wire.GzipStream()
     events = [wire.event("live", f"<p>{'x' * n}</p>\n" * 40, n) for n in (3, 30, 300)]
     body = stream.text(": hello\n\n")
