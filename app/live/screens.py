@@ -82,7 +82,7 @@ class Drawing:
     """What the renders of one drawing for many screens share, looked up once (`g.drawing_for_many`): a fragment
     asked for through Flask's proxies (g, request.host, current_app) paid for each lookup, dozens of times a screen."""
 
-    __slots__ = ("root", "where", "kept", "urls", "fragments")
+    __slots__ = ("root", "where", "kept", "urls", "fragments", "phones")
 
     def __init__(self, app: Flask):
         self.root = request.url_root  # the URLs drawn depend on where the app is mounted
@@ -90,6 +90,7 @@ class Drawing:
         self.kept = app.extensions.setdefault("nightshift_kept", OrderedDict())  # from one drawing to the next
         self.urls = app.extensions.setdefault("nightshift_urls", {})
         self.fragments: dict = {}  # `once`: for this drawing only
+        self.phones: list | None = None  # while one render draws every phone: (seat number, its context) each
 
 
 def draw(app: Flask, environ: dict, code: str, kinds: set[Kind],
@@ -120,13 +121,16 @@ def draw(app: Flask, environ: dict, code: str, kinds: set[Kind],
             picture = Picture(version=table.version, presence=shared.presence,
                               seats={seat.id: seat.token_hash for seat in table.seats})
             numbers = {seat.number for seat in table.player_seats}
+            kinds = [kind for kind in kinds if kind[1] is None or kind[1] in numbers]  # a freed seat's streams end
+            together = _phones_together(shared, kinds)
             held_since = time.perf_counter()
-            for kind in kinds:
-                if kind[1] is not None and kind[1] not in numbers:
-                    continue  # no such seat any more: its streams end
+            for kind in (*(kind for kind in kinds if kind not in together), *together[:1]):
                 if time.perf_counter() - held_since >= HOLD_SECONDS:
                     time.sleep(0)
                     held_since = time.perf_counter()
+                if kind in together:
+                    picture.regions |= _every_phone(table, shared, together)
+                    continue
                 screen = "board" if kind[0] == "board" else "page"
                 context = live_context(table, _visitor_for(kind, table), _seat_shown(kind, table), screen, shared)
                 template = "tables/_board_live.html" if screen == "board" else "tables/_live.html"
@@ -137,6 +141,39 @@ def draw(app: Flask, environ: dict, code: str, kinds: set[Kind],
             return picture
         finally:
             db.session.remove()
+
+
+def _phones_together(shared, kinds) -> list[Kind]:
+    """The phones drawn in one render for all of them: every seat's, if the game declares that its phones differ
+    only in `each_phone` blocks (GameSpec.phones_alike) and more than one is open."""
+    if shared.spec.phones_alike is None:
+        return []
+    phones = sorted(kind for kind in kinds if kind[0] == "seat")
+    return phones if len(phones) > 1 else []
+
+
+def _every_phone(table: Table, shared, phones: list[Kind]) -> dict[Kind, bytes]:
+    """One region for every phone at the table, each seat's own blocks between marks, then made each phone's own by
+    `personal`. Each seat's view, offers and slip are worked out as for its own render; where their views differ in
+    more than the game declared (its rules and its declaration disagree), each phone is rendered on its own."""
+    from flask import render_template
+
+    from ..tables.play import live_context
+
+    contexts = [live_context(table, _visitor_for(kind, table), _seat_shown(kind, table), "page", shared)
+                for kind in phones]
+    differ = {"viewer", "moves", *shared.spec.phones_alike}
+    views = [{key: value for key, value in context["view"].items() if key not in differ} for context in contexts]
+    drawing = g.drawing_for_many
+    if all(view == views[0] for view in views[1:]):
+        drawing.phones = [(kind[1], context) for kind, context in zip(phones, contexts, strict=True)]
+        try:
+            parts = marked(render_template("tables/_live.html", **contexts[0]).strip())
+        finally:
+            drawing.phones = None
+        return {kind: personal_parts(parts, kind[1], table.version) for kind in phones}
+    return {kind: personal(render_template("tables/_live.html", **context).strip(), kind[1], table.version)
+            for kind, context in zip(phones, contexts, strict=True)}
 
 
 def drawing_environ(environ: dict) -> dict:
@@ -184,30 +221,47 @@ TAP_MARK = "<~tap-key~>"  # where a tap key goes: each region gets fresh ones
 # from one drawing to the next gets the version of the drawing it is shown in.
 VERSION_MARK = "<~version~>"
 MINE_MARK = "<~mine-{}~>"  # " mine" on the rows of the seat the screen shows
+OWN_MARK, OWN_END = "<~own-{}~>", "<~/own~>"  # around a block only seat N's phone shows (`each_phone`)
 _MARKED = b"<~"  # how every mark begins, in the region's UTF-8
-_TAP, _VERSION, _MINE = (mark[2:].split("{")[0].encode() for mark in (TAP_MARK, VERSION_MARK, MINE_MARK))
+_TAP, _VERSION, _MINE, _OWN, _OWN_END = (mark[2:].split("{")[0].encode()
+                                         for mark in (TAP_MARK, VERSION_MARK, MINE_MARK, OWN_MARK, OWN_END))
 
 
 def personal(html: str, number: int | None, version: int) -> bytes:
     """A region drawn from fragments shared by many screens, made this screen's own, as the one line of UTF-8 its
     event sends (`wire.one_line`): every form gets its own tap key (a browser without JavaScript resends the key its
     form carries, and two phones must never send the same one), the rows of seat `number` (the seat this screen
-    shows) are marked as its own, and `version` is the drawing's.
+    shows) are marked as its own, only its own `each_phone` blocks stay, and `version` is the drawing's."""
+    return personal_parts(marked(html), number, version)
 
-    One split of the encoded region at the marks, not a pass over its text per kind of mark: a host console holds
-    dozens, and its text is twice as wide as its bytes (a minus sign or an ellipsis is enough)."""
+
+def marked(html: str) -> list[bytes]:
+    """A region's one line of UTF-8 split at its marks: once, however many screens it is then made personal for.
+
+    One split of the encoded region, not a pass over its text per kind of mark: a host console holds dozens, and
+    its text is twice as wide as its bytes (a minus sign or an ellipsis is enough)."""
+    return wire.one_line(html.encode()).split(_MARKED)
+
+
+def personal_parts(parts: list[bytes], number: int | None, version: int) -> bytes:
+    """`personal`, on a region already split by `marked`."""
     from ..tables.forms import tap_key
 
-    parts = wire.one_line(html.encode()).split(_MARKED)
     if len(parts) == 1:
         return parts[0]
     stamp = b"%d" % version
     own = b"mine-%d~>" % number if number is not None else None
+    block = b"own-%d~>" % number if number is not None else None
     prefix = None  # one random prefix per region and a count after it: keys no other screen can guess or repeat,
     taps = 0  # for one draw from the system's randomness instead of one per form
+    skipping = False  # inside another seat's own block
     out = [parts[0]]
     for part in parts[1:]:
-        if part.startswith(_TAP):
+        if skipping:
+            if part.startswith(_OWN_END):
+                skipping = False
+                out.append(part[len(_OWN_END):])
+        elif part.startswith(_TAP):
             if prefix is None:
                 prefix = tap_key().encode()
             taps += 1
@@ -218,9 +272,34 @@ def personal(html: str, number: int | None, version: int) -> bytes:
             if own is not None and part.startswith(own):
                 out.append(b" mine")
             out.append(part[end + 2:])
+        elif part.startswith(_OWN) and part[len(_OWN):(end := part.find(b"~>"))].isdigit():
+            if block is not None and part.startswith(block):
+                out.append(part[end + 2:])
+            else:
+                skipping = True
+        elif part.startswith(_OWN_END):
+            out.append(part[len(_OWN_END):])
         else:  # not a mark: as it was drawn
             out += (_MARKED, part)
     return b"".join(out)
+
+
+_PHONE = ("seat", "view", "offers", "slip")  # what an `each_phone` block may read of its seat's context
+
+
+@pass_context
+def each_phone(context, *, caller) -> str:
+    """A block only a seat's own phone shows, with that seat's `phone` (`{% call(phone) each_phone() %}`: phone.seat,
+    phone.view, phone.offers, phone.slip): the screen's own on its own render; in one render for every phone at the
+    table (GameSpec.phones_alike), every seat's, each between marks that `personal` keeps on that seat's phone only."""
+    drawing = g.get("drawing_for_many")
+    phones = drawing.phones if drawing else None
+    if not phones:
+        return caller({key: context.get(key) for key in _PHONE})
+    out = []
+    for number, phone in phones:
+        out += (Markup(OWN_MARK.format(number)), caller(phone), Markup(OWN_END))
+    return Markup("").join(out)
 
 
 @pass_context
@@ -360,6 +439,7 @@ def init_screens(app: Flask) -> None:
     app.jinja_env.globals["once"] = once
     app.jinja_env.globals["kept"] = kept
     app.jinja_env.globals["mine"] = mine
+    app.jinja_env.globals["each_phone"] = each_phone
     app.jinja_env.globals["seats_numbered"] = seats_numbered
     app.jinja_env.globals["having"] = having
     from ..tables import forms

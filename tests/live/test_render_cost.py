@@ -5,6 +5,7 @@ import random
 import re
 
 import pytest
+from flask import template_rendered
 from werkzeug.routing import MapAdapter
 
 from app.extensions import db
@@ -173,8 +174,10 @@ def _drawing(app, code: str, kinds: set) -> dict:
 
 
 def _from_scratch(app, monkeypatch, code: str, kinds: set) -> dict:
-    """The same drawing with every fragment drawn for its own screen (neither `once` nor `kept` shares any)."""
+    """The same drawing with every fragment drawn for its own screen (neither `once` nor `kept` shares any, and no
+    render draws every phone at once)."""
     with monkeypatch.context() as scratch:
+        scratch.setattr(screens, "_phones_together", lambda shared, kinds: [])
         scratch.setitem(app.jinja_env.globals, "kept", lambda *key, caller: caller())
         scratch.setitem(app.jinja_env.globals, "once", lambda *key, caller: caller())
         return _drawing(app, code, kinds)
@@ -280,13 +283,14 @@ class _Clock:
 @pytest.mark.parametrize(("render_seconds", "yields"), [(0.001, 0), (0.015, 3)])
 def test_a_drawing_yields_the_worker_only_once_it_has_held_it_a_while(client, app, monkeypatch, render_seconds,
                                                                       yields):
-    """A host and six phones draw in one go (each screen's picture waited behind every other ready request when it
-    yielded between renders), but a long drawing still lets the worker's other requests in every HOLD_SECONDS."""
+    """Seven screens draw in one go (each screen's picture waited behind every other ready request when it yielded
+    between renders), but a long drawing still lets the worker's other requests in every HOLD_SECONDS. (The host's
+    screen and its screens as each seat: the tracker's six phones would be one render.)"""
     table = seated_table(client)
     slept = []
     monkeypatch.setattr(screens.time, "perf_counter", _Clock(render_seconds))
     monkeypatch.setattr(screens.time, "sleep", slept.append)
-    every = {("host", None)} | {("seat", number) for number in range(1, 7)}
+    every = {("host", None)} | {("host", number) for number in range(1, 7)}
     picture = screens.draw(app, drawing_environ(), table["code"], every)
     assert set(picture.regions) == every
     assert slept == [0] * yields
@@ -373,3 +377,35 @@ def test_no_stylesheet_or_inline_code_sees_line_breaks_so_a_region_may_go_on_one
         assert not re.search(r"white-space\s*:\s*(pre|break-spaces)", sheet.read_text()), sheet.name
     for name, source in _template_sources(app):
         assert not re.search(r"<style[\s>]|<script(?![^>]*\ssrc=)[^>]*>", source), name
+
+
+def _live_renders(app, code: str, kinds: set) -> tuple[int, dict]:
+    """How many times a drawing renders the live region's template, and its regions."""
+    rendered = []
+
+    def count(sender, template, context, **extra):
+        rendered.append(template.name)
+    with template_rendered.connected_to(count, app):
+        regions = _drawing(app, code, kinds)
+    return rendered.count("tables/_live.html"), regions
+
+
+def test_the_tracker_s_phones_are_one_render_and_a_game_whose_views_differ_more_than_declared_gets_one_each(
+        app, client, monkeypatch):
+    """Six phones of a tracker table are one render of the live region (the host's is another), each phone still
+    exactly its own; where the seats' views differ in more than the game declares, each phone is rendered alone."""
+    table = seated_table(client)
+    act_via_api(client, table, table["seats"][3]["seat_token"], {"type": "adjust", "counter": "sanity",
+                                                                 "whose": 4, "by": -1})
+    every = {("host", None)} | {("seat", number) for number in range(1, 7)}
+    renders, regions = _live_renders(app, table["code"], every)
+    assert renders == 2 and regions == _from_scratch(app, monkeypatch, table["code"], every)
+    slips = [number for number in range(1, 7) if "Undo my last move" in regions[("seat", number)]]
+    assert slips == [4]  # seat 4 made the newest move: its phone alone may take it back
+    spec = REGISTRY["tracker"]
+    object.__setattr__(spec, "phones_alike", ())  # "me" (each seat's own counters) now differs undeclared
+    try:
+        renders, alone = _live_renders(app, table["code"], every)
+    finally:
+        object.__setattr__(spec, "phones_alike", ("me",))
+    assert renders == 7 and alone == regions

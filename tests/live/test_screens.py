@@ -25,3 +25,17 @@ def test_each_mark_is_filled_in_for_its_screen_and_anything_else_stays_as_drawn(
 
 def test_a_region_without_marks_is_only_put_on_one_line():
     assert screens.personal("<p>Doom\r\n3</p>\n", 2, 7) == b"<p>Doom  3</p> "
+
+
+def test_a_phone_keeps_its_own_blocks_only_and_other_screens_none():
+    """One render for every phone holds each seat's own block between marks: seat 2 keeps block 2, not seat 12's,
+    nor the tap keys inside the others' blocks; a screen that is no seat's keeps none."""
+    own = "".join(f'{screens.OWN_MARK.format(number)}<p>Yours, {number}</p><input name="k" value="{screens.TAP_MARK}">'
+                  f'{screens.OWN_END}' for number in (2, 12, 3))
+    drawn = f'<h2>Table</h2>{own}<input name="k" value="{screens.TAP_MARK}"><p><~own-x~> <~/own~x</p>'
+    two, twelve, host = (screens.personal(drawn, number, 1).decode() for number in (2, 12, None))
+    assert re.findall(r"Yours, \d+", two) == ["Yours, 2"] and re.findall(r"Yours, \d+", twelve) == ["Yours, 12"]
+    assert "Yours" not in host and not re.search(r"<~/?own(-\d+)?~>", two + twelve + host)
+    assert re.findall(r'value="[^"]+\.(\d)"', two) == ["1", "2"]  # its own block's key, then the table's
+    assert re.findall(r'value="[^"]+\.(\d)"', host) == ["1"]
+    assert two.endswith("<p><~own-x~> <~/own~x</p>")  # not marks: left as drawn

@@ -21,6 +21,7 @@ SPEC = GameSpec(
     min_players=1,
     max_players=8,
     profile=PROFILE,
+    phones_alike=("me",),  # nothing is hidden; a phone's own counters are its `each_phone` block (_panel.html)
     seat_plan=lambda options: numbered_seats("Player", options["players"], COLOURS),
     options=(
         IntOption("players", "Players", 4, minimum=1, maximum=8, source="choice"),
