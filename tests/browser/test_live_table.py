@@ -229,6 +229,12 @@ def test_three_phones_and_the_host_see_a_move_without_fetching_anything(live_ser
     expect(host.locator("tr", has_text="Ann").locator(".counter-value")).to_have_text("8")
     for page in (bo, cy):  # each phone sees its own Sanity only, still 9
         expect(page.locator(".counter-card", has_text="Sanity").locator(".counter-value")).to_have_text("9")
+    # Ann's phone, pushed from the one render every phone shares: her own Sanity, her own undo, her own row.
+    expect(ann.locator(".counter-card", has_text="Sanity").locator(".counter-value")).to_have_text("8")
+    expect(ann.get_by_role("button", name="Undo my last move")).to_be_visible()
+    expect(bo.get_by_role("button", name="Undo my last move")).to_have_count(0)
+    expect(ann.locator("tr.mine")).to_have_text(re.compile("Ann"))
+    shoot(ann, "tracker-phone-pushed-ann")
     assert all(log == [] for log in asked.values()), asked
     assert not screens.problems, screens.problems
 
