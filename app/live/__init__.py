@@ -9,9 +9,10 @@ from .broker import Broker, broker_for
 
 def init_live(app: Flask) -> None:
     """One broker per app; its listener starts with the first stream, never at import."""
-    app.extensions["nightshift.broker"] = broker_for(app.config["SQLALCHEMY_DATABASE_URI"])
-    from .screens import init_screens
+    hub = app.extensions["nightshift.broker"] = broker_for(app.config["SQLALCHEMY_DATABASE_URI"])
+    from .screens import init_screens, painter
 
+    hub.painter = painter
     init_screens(app)
 
 

@@ -19,6 +19,7 @@ import atexit
 import collections
 import contextlib
 import hashlib
+import json
 import logging
 import os
 import secrets
@@ -46,6 +47,7 @@ class Channel:
     changed: threading.Condition = field(default_factory=lambda: threading.Condition())
     kinds: collections.Counter = field(default_factory=collections.Counter)  # open screens here, by kind
     picture: Picture | None = None  # the newest drawing of this table, shared by its streams in this process
+    remote: Picture | None = None  # the newest drawing another process sent for the screens here (SocketBroker)
     # One drawing at a time; the others wait for it. Looked up when a channel is made, not at import: gunicorn imports
     # this module before gevent patches threading, and an OS lock waited on by a greenlet freezes the whole worker.
     drawing: threading.Lock = field(default_factory=lambda: threading.Lock())
@@ -97,24 +99,35 @@ class Subscription:
             self.seen_presence, self.seen_pokes = channel.presence, channel.pokes
             return channel.version, presence, poked
 
-    def picture(self, draw: Callable[..., Picture]) -> Picture:
+    def picture(self, draw: Callable[..., Picture], remote_ok: bool = False, also: frozenset = frozenset(),
+                locked: bool = False) -> Picture:
         """This table as this stream's kind of screen sees it, drawn at most once per change for every stream here.
 
         The first stream to wake draws every kind open in this process from one snapshot; the others wait on the
         lock and take their kind's region from that drawing. `draw(code, kinds, publish)` hands the drawing to
         `publish` as soon as it is made, before its database session ends (on PostgreSQL a round trip, and a wait
-        behind whatever else the worker runs): the others send it meanwhile.
+        behind whatever else the worker runs): the others send it meanwhile. `remote_ok`: the stream woke for a new
+        version only (not for who is connected, nor a re-check), so a drawing another process sent for this very
+        change will do. `also`: kinds to draw beside this process's own (the other processes', for the writer).
+        `locked`: the caller holds the drawing lock already (the writer took it before telling its streams).
         """
         channel = self.channel
-        channel.drawing.acquire()
+        if not locked:
+            channel.drawing.acquire()
         held = True
         try:
             stamp = channel.stamp()
             picture = channel.picture
-            if picture is not None and picture.stamp == stamp and self.kind in picture.regions:
+            wanted = ({self.kind} | also) - {None}
+            if picture is not None and picture.stamp == stamp and wanted <= picture.regions.keys():
                 return picture
+            remote = channel.remote
+            if remote_ok and remote is not None and remote.stamp == stamp and self.kind in remote.regions:
+                channel.picture = remote
+                return remote
             same = picture is not None and picture.stamp == stamp
-            kinds = {self.kind} if same else set(channel.kinds) | {self.kind}  # a late joiner draws only its own
+            # a late joiner draws only its own kind
+            kinds = (wanted - picture.regions.keys() if same else set(channel.kinds) | wanted) - {None}
 
             def publish(fresh: Picture) -> None:
                 nonlocal held
@@ -142,6 +155,8 @@ class Broker:
     """In-process fan-out; `publish` is what the write path calls after a commit."""
 
     kind = "in-process"
+    # Set by the app: the draw(code, kinds, publish) of the request that wrote a move, or None outside a request.
+    painter: Callable[[], Callable[..., Picture] | None] | None = None
 
     def __init__(self) -> None:
         self._channels: dict[str, Channel] = {}
@@ -159,10 +174,14 @@ class Broker:
             channel.listeners += 1
             if kind is not None:
                 channel.kinds[kind] += 1
+            first = kind is not None and channel.kinds[kind] == 1
+        if first:
+            self._kind_opened(code, kind, True)
         self.deliver(code, version)
         return Subscription(self, code, channel, kind)
 
     def _release(self, code: str, kind=None) -> None:
+        last = False
         with self._lock:
             channel = self._channels.get(code)
             if channel is not None:
@@ -170,11 +189,17 @@ class Broker:
                 if kind is not None:
                     channel.kinds[kind] -= 1
                     if channel.kinds[kind] <= 0:
+                        last = True
                         del channel.kinds[kind]
                         if channel.picture is not None:
                             channel.picture.regions.pop(kind, None)
                 if channel.listeners <= 0:
                     del self._channels[code]
+        if last:
+            self._kind_opened(code, kind, False)
+
+    def _kind_opened(self, code: str, kind, opened: bool) -> None:
+        """The first screen of a kind opened here, or the last one closed: other processes may want to know."""
 
     def listening(self) -> int:
         """Open subscriptions in this process (for the benchmark and the health page)."""
@@ -296,6 +321,14 @@ class SocketBroker(Broker):
     every other process's socket over a connection kept open. Stream sockets, not datagrams: a datagram queue holds
     only ten messages (net.unix.max_dgram_qlen), and a wave of phones arriving would lose signals. A socket nobody
     answers any more (a crashed worker) is removed.
+
+    A table is drawn once per move, not once in each process: each process tells the others which kinds of screen it
+    holds of each table ("CODE k NAME ROLE N +", "... -", NAME its socket's), and the process that wrote the move
+    draws those kinds with its own and sends each process its kinds' regions ("CODE P HEADER BODY", lengths, then
+    the bytes) in place of the version's line. The drawing goes out while its own streams take it. A stream that
+    woke for anything but a version (who is connected, a re-check), or whose kind a picture lacks, draws for itself,
+    as it does when no picture comes. TV boards are always drawn where they stream: their QR code names the address
+    the TV itself used.
     """
 
     kind = "sqlite-sockets"
@@ -308,15 +341,78 @@ class SocketBroker(Broker):
         self._thread: threading.Thread | None = None
         self._peers: dict[str, socket.socket] = {}
         self._sending: threading.Lock | None = None
+        self._wanted: dict[str, dict[str, set]] = {}  # another process's socket name -> table -> kinds it holds
+        self._speaking: dict[str, object] = {}  # that process's name -> the connection it last spoke through
 
     def after_commit(self, code: str, version: int | None = None, presence: bool = False) -> None:
-        super().after_commit(code, version, presence)
+        """Wake this process's streams and tell the others; if they hold screens of the table, draw it for them
+        too, once the move's own request is answered (a greenlet of its own, holding the table's drawing lock from
+        now on, so that no stream here draws the change as well)."""
+        wanted = {} if presence or version is None or self.painter is None else self.wanted_by_others(code)
+        draw = self.painter() if wanted else None
+        if draw is None:
+            super().after_commit(code, version, presence)
+            self._send(code, version, presence)
+            return
+        subscription = self.subscribe(code, 0)
+        subscription.channel.drawing.acquire()
         try:
-            self._broadcast(f"{code} p 0\n" if presence else f"{code} v {version}\n")
+            super().after_commit(code, version, presence)
+            later(self._draw_for_others, subscription, draw, wanted, version)
+        except BaseException:
+            subscription.channel.drawing.release()
+            subscription.close()
+            raise
+
+    def _send(self, code: str, version: int | None, presence: bool, picture: Picture | None = None,
+              wanted: dict | None = None) -> None:
+        """The version's line to every other process, or to each that holds screens of the table its regions."""
+        try:
+            line = (f"{code} p 0\n" if presence else f"{code} v {version}\n").encode()
+            if picture is None or wanted is None or picture.version < version:
+                self._broadcast(line)
+            else:
+                self._broadcast(lambda name: packed_picture(code, picture, wanted[name]) if name in wanted else line)
         except Exception as error:  # noqa: BLE001 - the change is committed; a lost signal must not fail it
             log.warning("live updates: could not signal other processes (%s)", error)
 
-    def _broadcast(self, line: str) -> None:
+    def wanted_by_others(self, code: str) -> dict[str, set]:
+        """The kinds of screen the other processes hold of a table, by their socket's name."""
+        with self._lock:
+            return {name: set(tables[code]) for name, tables in self._wanted.items() if tables.get(code)}
+
+    def _draw_for_others(self, subscription: Subscription, draw, wanted: dict[str, set], version: int) -> None:
+        """The writer draws the other processes' kinds with its own, once, as its streams would (same lock and
+        stamp): they take the picture, and so do the other processes."""
+        picture = None
+        try:
+            picture = subscription.picture(draw, also=frozenset(set().union(*wanted.values())), locked=True)
+        except Exception as error:  # noqa: BLE001 - the others then draw for themselves
+            log.warning("live updates: could not draw table %s for other processes (%s)", subscription.code, error)
+        finally:
+            subscription.close()
+            self._send(subscription.code, version, False, picture, wanted)
+
+    def _kind_opened(self, code: str, kind, opened: bool) -> None:
+        if kind[0] == "board" or self._path is None:
+            return
+        try:
+            self._broadcast(kind_line(code, self._path.name, kind, opened))
+        except Exception as error:  # noqa: BLE001 - the others then keep drawing for themselves
+            log.warning("live updates: could not tell other processes of a screen (%s)", error)
+
+    def _held_here(self) -> bytes:
+        """Who this process is and every kind it holds, for a process it connects to (which may have started after
+        they opened, or forgotten them when the last connection dropped)."""
+        if self._path is None:
+            return b""
+        name = self._path.name
+        return b"- h %s\n" % name.encode() + b"".join(
+            kind_line(code, name, kind, True) for code, channel in list(self._channels.items())
+            for kind in list(channel.kinds) if kind[0] != "board")
+
+    def _broadcast(self, line: str | bytes | Callable[[str], bytes]) -> None:
+        """Write to every other process's socket: the same bytes, or each its own (`line(socket name)`)."""
         try:
             paths = [entry.path for entry in os.scandir(self.folder) if entry.name.endswith(".sock")]
         except OSError:
@@ -324,11 +420,12 @@ class SocketBroker(Broker):
         own = str(self._path) if self._path else None
         if self._sending is None:
             self._sending = threading.Lock()  # made in the worker, after gevent patched threading
-        data = line.encode()
+        same = line.encode() if isinstance(line, str) else line
         with self._sending:  # one writer at a time on each connection
             for path in paths:
                 if path == own:
                     continue
+                data = same if isinstance(same, bytes) else same(os.path.basename(path))
                 for attempt in range(2):  # a connection the peer closed is reopened once
                     peer = self._peers.get(path)
                     try:
@@ -337,6 +434,7 @@ class SocketBroker(Broker):
                             peer.settimeout(2.0)
                             peer.connect(path)
                             self._peers[path] = peer
+                            peer.sendall(self._held_here())
                         peer.sendall(data)
                         break
                     except (ConnectionRefusedError, FileNotFoundError):
@@ -353,6 +451,9 @@ class SocketBroker(Broker):
             with contextlib.suppress(OSError):
                 peer.close()
         if unlink:
+            with self._lock:  # its process is gone: draw nothing more for it
+                self._wanted.pop(os.path.basename(path), None)
+                self._speaking.pop(os.path.basename(path), None)
             with contextlib.suppress(OSError):
                 os.unlink(path)
 
@@ -399,18 +500,86 @@ class SocketBroker(Broker):
             threading.Thread(target=self._read, args=(connection,), daemon=True).start()
 
     def _read(self, connection: socket.socket) -> None:
+        """One other process's lines and pictures; the kinds it said it holds count until it hangs up."""
         buffer = b""
-        with connection:
-            while True:
-                try:
-                    data = connection.recv(65536)
-                except OSError:
-                    return
-                if not data:
-                    return
-                *lines, buffer = (buffer + data).split(b"\n")
-                for line in lines:
-                    self._heard(line.decode("ascii", "replace"))
+        try:
+            with connection:
+                while True:
+                    try:
+                        data = connection.recv(65536)
+                    except OSError:
+                        return
+                    if not data:
+                        return
+                    buffer += data
+                    while (end := buffer.find(b"\n")) >= 0:
+                        words = buffer[:end].decode("ascii", "replace").split(" ")
+                        if len(words) == 4 and words[1] == "P":  # a picture: its header and regions follow
+                            try:
+                                header, body = int(words[2]), int(words[3])
+                            except ValueError:
+                                header = body = 0
+                            if len(buffer) < end + 1 + header + body:
+                                break  # the rest is on its way
+                            start = end + 1
+                            self._picture_heard(words[0], buffer[start:start + header],
+                                                buffer[start + header:start + header + body])
+                            buffer = buffer[start + header + body:]
+                        else:
+                            buffer = buffer[end + 1:]
+                            if len(words) == 3 and words[:2] == ["-", "h"]:  # a new connection: all it holds follows
+                                with self._lock:
+                                    self._wanted[words[2]], self._speaking[words[2]] = {}, connection
+                            elif len(words) == 6 and words[1] == "k":
+                                self._kind_heard(words, connection)
+                            else:
+                                self._heard(" ".join(words))
+        finally:
+            with self._lock:  # a process whose connection ends no longer holds anything, until it says so again
+                for name in [name for name, speaking in self._speaking.items() if speaking is connection]:
+                    del self._speaking[name]
+                    self._wanted.pop(name, None)
+
+    def _kind_heard(self, words: list[str], connection: socket.socket) -> None:
+        code, _, name, role, number, sign = words
+        try:
+            kind = (role, None if number == "-" else int(number))
+        except ValueError:
+            log.warning("live updates: ignored a malformed signal %r", " ".join(words))
+            return
+        with self._lock:
+            self._speaking[name] = connection
+            held = self._wanted.setdefault(name, {}).setdefault(code, set())
+            if sign == "+":
+                held.add(kind)
+            else:
+                held.discard(kind)
+                if not held:
+                    del self._wanted[name][code]
+
+    def _picture_heard(self, code: str, header: bytes, body: bytes) -> None:
+        """Another process drew this table for the screens here: the streams that woke for its version take it."""
+        try:
+            meta = json.loads(header)
+            regions, at = {}, 0
+            for role, number, size in meta["k"]:
+                regions[(role, number)] = body[at:at + size]
+                at += size
+            picture = Picture(version=int(meta["v"]), presence=meta["p"], regions=regions,
+                              seats={int(seat): token for seat, token in meta["s"].items()})
+        except (ValueError, KeyError, TypeError) as error:
+            log.warning("live updates: ignored a malformed picture of %s (%s)", code, error)
+            return
+        channel = self._channels.get(code)
+        if channel is None:
+            return
+        with channel.changed:
+            if picture.version > channel.version:
+                channel.version = picture.version
+            if picture.version >= channel.version:
+                picture.stamp = channel.stamp()
+                channel.remote = picture
+            channel.changed.notify_all()
 
     def stop(self) -> None:
         sock, path, self._socket, self._path = self._socket, self._path, None, None
@@ -423,6 +592,35 @@ class SocketBroker(Broker):
                 self.folder.rmdir()  # only if no other process still has a socket here
         if sock is not None:
             sock.close()
+
+
+def later(target: Callable[..., None], *args) -> None:
+    """Run `target` beside the current request: under gevent a greenlet that starts when the request next waits
+    (`Thread.start` would wait for the new greenlet to start, and so run all of it first)."""
+    try:
+        from gevent import monkey, spawn
+    except ImportError:  # pragma: no cover - gevent is a dependency
+        spawn = None
+    if spawn is not None and monkey.is_module_patched("threading"):
+        spawn(target, *args)
+    else:
+        threading.Thread(target=target, args=args, daemon=True).start()
+
+
+def kind_line(code: str, name: str, kind, opened: bool) -> bytes:
+    """"CODE k NAME ROLE N +": the process with socket NAME opened its first screen of this kind of a table (or "-",
+    closed its last)."""
+    role, number = kind
+    return f"{code} k {name} {role} {'-' if number is None else number} {'+' if opened else '-'}\n".encode()
+
+
+def packed_picture(code: str, picture: Picture, kinds: set) -> bytes:
+    """A drawing for another process: its kinds' regions after a header that says how to cut them apart."""
+    regions = [(kind, picture.regions[kind]) for kind in kinds if kind in picture.regions]
+    header = json.dumps({"v": picture.version, "p": picture.presence, "s": picture.seats,
+                         "k": [[role, number, len(region)] for (role, number), region in regions]}).encode()
+    body = b"".join(region for _, region in regions)
+    return b"%s P %d %d\n%s%s" % (code.encode(), len(header), len(body), header, body)
 
 
 def socket_folder(database: str) -> Path:

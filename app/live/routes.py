@@ -124,6 +124,7 @@ def events(code: str):
         nonlocal sent, shown_presence, behind
         last_sent = time.monotonic()
         heard = sent  # the newest version this stream has drawn for (pushed or not)
+        remote_ok = False  # whether another process's drawing of this change will do (SocketBroker)
         yield out.text(f"retry: {RETRY_MS}\n: connected to table {code} (worker {os.getpid()})\n\n")
         while True:
             if not behind:
@@ -133,11 +134,12 @@ def events(code: str):
                         yield out.text(wire.event("gone", where_now)) + out.end()
                     return
                 behind = version > heard or presence or poked
+                remote_ok = not (presence or poked)
                 if behind and version <= heard:
                     time.sleep(PRESENCE_SETTLE)
             if behind:
                 try:
-                    picture = subscription.picture(draw)
+                    picture = subscription.picture(draw, remote_ok)
                 except NightShiftError:
                     yield out.text(wire.event("gone", where_now)) + out.end()
                     return

@@ -143,6 +143,15 @@ def draw(app: Flask, environ: dict, code: str, kinds: set[Kind],
             db.session.remove()
 
 
+def painter() -> Callable[..., Picture] | None:
+    """How the request that wrote a move draws its table for other processes' screens (SocketBroker): with the
+    request's host and mount point, in a context of its own."""
+    if not has_request_context():
+        return None
+    app, environ = current_app._get_current_object(), drawing_environ(request.environ)
+    return lambda code, kinds, publish: draw(app, environ, code, kinds, publish)
+
+
 def _phones_together(shared, kinds) -> list[Kind]:
     """The phones drawn in one render for all of them: every seat's, if the game declares that its phones differ
     only in `each_phone` blocks (GameSpec.phones_alike) and more than one is open."""

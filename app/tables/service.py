@@ -309,11 +309,17 @@ def _write(loaded: Table, change: Callable[[Table], tuple[T, Entry]], *, expecte
             except Exception:
                 db.session.rollback()
                 raise
-            hub.after_commit(table.code, version + 1)
-            return result
-    if busy:
-        raise Unavailable("Night Shift's database is busy or unreachable. Nothing was changed; try again in a moment.")
-    raise Conflict("Too many people changed this table at the same moment. Try again.")
+            committed = table.code, version + 1
+            break
+        else:
+            committed = None
+    if committed is None:
+        if busy:
+            raise Unavailable("Night Shift's database is busy or unreachable. Nothing was changed; try again in a "
+                              "moment.")
+        raise Conflict("Too many people changed this table at the same moment. Try again.")
+    hub.after_commit(*committed)  # out of the lock: with two workers on SQLite it draws the table for the other one
+    return result
 
 
 _TABLE_COLUMNS = [column.key for column in inspect(Table).column_attrs if column.key != "id"]

@@ -173,3 +173,47 @@ def test_two_workers_share_live_updates_on_this_database(tmp_path, database_url)
         finally:
             for stream in streams:
                 stream.close()
+
+
+def test_two_workers_push_each_phone_its_own_region_whichever_worker_wrote_the_move(tmp_path, database_url):
+    """With two workers the one that writes a move draws the table for the other's phones too (on SQLite) and sends
+    the regions over: each phone, whichever worker it streams from, is pushed its own region of every move."""
+    import re
+
+    (tmp_path / "instance").mkdir()
+    with running_server(tmp_path / "instance", database_url, workers=2) as base:
+        table = tracker_table(base, players=2)
+        streams, workers = {}, set()
+        try:
+            for _ in range(80):  # the kernel spreads connections over the workers: each seat on its own
+                seat = len(streams)
+                stream = EventStream(f"{base}/t/{table['code']}/events?region=1&v=0", table["tokens"][seat])
+                stream.wait_for("live", timeout=10)
+                worker = next(comment.rsplit("worker ", 1)[1] for comment in stream.comments if "worker" in comment)
+                if worker in workers:
+                    stream.close()
+                    continue
+                workers.add(worker)
+                streams[seat] = stream
+                if len(streams) == 2:
+                    break
+            assert len(streams) == 2, "both phones landed on one worker"
+            for move in range(6):  # each seat moves in turn; the kernel picks the worker that writes it
+                mover = move % 2
+                status, moved = call("POST", f"{base}/api/tables/{table['code']}/actions",
+                                     {"type": "adjust", "counter": "health", "by": -1}, table["tokens"][mover])
+                assert status == 200, moved
+                for seat, stream in streams.items():
+                    version = 0
+                    while version < moved["version"]:
+                        _, region = stream.wait_for("live", timeout=10)
+                        version = int(re.search(r'data-version="(\d+)"', region).group(1))
+                    assert version == moved["version"]
+                    own = re.findall(r'<tr class="seat-\w+ mine">\s*<th scope="row">.*?</span> ([^<]+)</th>', region)
+                    assert own == [f"P{seat}"], f"seat {seat}'s phone marks its own row only"
+                    assert region.count("Undo my last move") == (seat == mover), "and its own undo"
+        finally:
+            for stream in streams.values():
+                stream.close()
+        log = (tmp_path / f"server-{base.rsplit(':', 1)[1]}.log").read_text()
+        assert "live updates:" not in log, log[-2000:]
