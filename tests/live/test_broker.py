@@ -9,14 +9,31 @@ import pytest
 from app.live.broker import SocketBroker
 
 
-def heard(broker: SocketBroker, code: str, version: int, within: float = 3.0) -> bool:
+def until(condition, within: float = 3.0) -> bool:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        channel = broker._channels.get(code)
-        if channel is not None and channel.version >= version:
+        if condition():
             return True
         time.sleep(0.01)
     return False
+
+
+def heard(broker: SocketBroker, code: str, version: int, within: float = 3.0) -> bool:
+    return until(lambda: (channel := broker._channels.get(code)) is not None and channel.version >= version, within)
+
+
+@pytest.fixture
+def workers(tmp_path):
+    """`workers(n)`: n brokers on one folder, as n worker processes on one SQLite file; all stopped afterwards."""
+    made: list[SocketBroker] = []
+
+    def make(count: int) -> list[SocketBroker]:
+        made.extend(SocketBroker(tmp_path / "signals") for _ in range(count))
+        return made[-count:]
+
+    yield make
+    for broker in made:
+        broker.stop()
 
 
 def test_a_worker_that_signals_while_another_starts_listening_does_not_cut_it_off(tmp_path, monkeypatch):
@@ -108,15 +125,6 @@ def test_a_drawing_that_fails_after_publishing_leaves_the_lock_free_and_one_that
     assert stream.channel.drawing.acquire(blocking=False)
 
 
-def until(condition, within: float = 3.0) -> bool:
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.01)
-    return False
-
-
 def painting(version: int, drawn: list):
     """A writer's painter that records the kinds it is asked to draw."""
     from app.live.broker import Picture
@@ -131,105 +139,83 @@ def painting(version: int, drawn: list):
     return lambda: draw
 
 
-def test_the_writer_draws_the_other_workers_screens_and_sends_each_its_own_regions(tmp_path):
+def test_the_writer_draws_the_other_workers_screens_and_sends_each_its_own_regions(workers):
     """Two workers on one SQLite file: the one that wrote the move draws the table once for both, with the other's
     phones; the other's streams take that picture and draw nothing."""
-    folder = tmp_path / "signals"
-    writer, other = SocketBroker(folder), SocketBroker(folder)
+    writer, other = workers(2)
     host = writer.subscribe("AAAAA", 4, kind=("host", None))
     phone = other.subscribe("AAAAA", 4, kind=("seat", 2))
     board = other.subscribe("AAAAA", 4, kind=("board", None))
-    try:
-        assert until(lambda: writer.wanted_by_others("AAAAA")), "the writer hears which screens the other holds"
-        assert list(writer.wanted_by_others("AAAAA").values()) == [{("seat", 2)}], "a TV board is drawn where it is"
-        drawn: list = []
-        writer.painter = painting(5, drawn)
-        writer.after_commit("AAAAA", 5)  # the drawing runs once the move's request is answered
-        assert host.picture(lambda *args: pytest.fail("drawn twice")).version == 5, "the writer's stream waits for it"
-        assert drawn == [{("host", None), ("seat", 2)}], "one drawing, the writer's screens and the other's"
-        assert host.picture(lambda *args: pytest.fail("drawn twice")).version == 5
-        assert heard(other, "AAAAA", 5)
-        picture = phone.picture(lambda *args: pytest.fail("the other worker drew too"), remote_ok=True)
-        assert picture.version == 5 and picture.regions == {("seat", 2): b"<seat 2>"}, "only its own kinds travel"
-        assert picture.seats == {7: "hash"} and picture.presence == "P"
+    assert until(lambda: writer.wanted_by_others("AAAAA")), "the writer hears which screens the other holds"
+    assert list(writer.wanted_by_others("AAAAA").values()) == [{("seat", 2)}], "a TV board is drawn where it is"
+    drawn: list = []
+    writer.painter = painting(5, drawn)
+    writer.after_commit("AAAAA", 5)  # the drawing runs once the move's request is answered
+    assert host.picture(lambda *args: pytest.fail("drawn twice")).version == 5, "the writer's stream waits for it"
+    assert drawn == [{("host", None), ("seat", 2)}], "one drawing, the writer's screens and the other's"
+    assert heard(other, "AAAAA", 5)
+    picture = phone.picture(lambda *args: pytest.fail("the other worker drew too"), remote_ok=True)
+    assert picture.version == 5 and picture.regions == {("seat", 2): b"<seat 2>"}, "only its own kinds travel"
+    assert picture.seats == {7: "hash"} and picture.presence == "P"
 
-        redrawn = []
-        assert phone.picture(lambda *args: redrawn.append(1) or pytest.fail("drawn again")) is picture
-        assert not redrawn, "the other streams of its kind take it too"
-        assert board.picture(painting(5, drawn)(), remote_ok=True).regions.keys() >= {("board", None)}, \
-            "a kind the picture lacks is drawn where it streams"
-    finally:
-        writer.stop()
-        other.stop()
+    redrawn = []
+    assert phone.picture(lambda *args: redrawn.append(1) or pytest.fail("drawn again")) is picture
+    assert not redrawn, "the other streams of its kind take it too"
+    assert board.picture(painting(5, drawn)(), remote_ok=True).regions.keys() >= {("board", None)}, \
+        "a kind the picture lacks is drawn where it streams"
 
 
-def test_a_stream_that_woke_for_who_is_connected_draws_for_itself(tmp_path):
-    folder = tmp_path / "signals"
-    writer, other = SocketBroker(folder), SocketBroker(folder)
+def test_a_stream_that_woke_for_who_is_connected_draws_for_itself(workers):
+    writer, other = workers(2)
     writer.subscribe("AAAAA", 1)
     phone = other.subscribe("AAAAA", 1, kind=("seat", 1))
-    try:
-        assert until(lambda: writer.wanted_by_others("AAAAA"))
-        writer.painter = painting(2, [])
-        writer.after_commit("AAAAA", 2)
-        assert heard(other, "AAAAA", 2)
-        own: list = []
-        assert phone.picture(painting(2, own)(), remote_ok=False).version == 2
-        assert own == [{("seat", 1)}], "a presence change or a re-check is drawn from the database, not taken"
-        other.deliver("AAAAA", presence=True)  # heard after the picture came: it may predate that change
-        fresh: list = []
-        phone.picture(painting(2, fresh)(), remote_ok=True)
-        assert fresh == [{("seat", 1)}]
-    finally:
-        writer.stop()
-        other.stop()
+    assert until(lambda: writer.wanted_by_others("AAAAA"))
+    writer.painter = painting(2, [])
+    writer.after_commit("AAAAA", 2)
+    assert heard(other, "AAAAA", 2)
+    own: list = []
+    assert phone.picture(painting(2, own)(), remote_ok=False).version == 2
+    assert own == [{("seat", 1)}], "a presence change or a re-check is drawn from the database, not taken"
+    other.deliver("AAAAA", presence=True)  # heard after the picture came: it may predate that change
+    fresh: list = []
+    phone.picture(painting(2, fresh)(), remote_ok=True)
+    assert fresh == [{("seat", 1)}]
 
 
-def test_the_writer_stops_drawing_for_screens_that_closed_or_a_worker_that_is_gone(tmp_path):
-    folder = tmp_path / "signals"
-    writer, other, late = SocketBroker(folder), SocketBroker(folder), SocketBroker(folder)
+def test_the_writer_stops_drawing_for_screens_that_closed_or_a_worker_that_is_gone(workers):
+    writer, other, late = workers(3)
     writer.subscribe("AAAAA", 1)
     one = other.subscribe("AAAAA", 1, kind=("seat", 1))
     two = other.subscribe("AAAAA", 1, kind=("seat", 1))
-    try:
-        assert until(lambda: writer.wanted_by_others("AAAAA"))
-        two.close()
-        time.sleep(0.1)
-        assert list(writer.wanted_by_others("AAAAA").values()) == [{("seat", 1)}], "one phone of the kind is left"
-        one.close()
-        assert until(lambda: not writer.wanted_by_others("AAAAA")), "its last screen of the table closed"
+    assert until(lambda: writer.wanted_by_others("AAAAA"))
+    two.close()
+    time.sleep(0.1)
+    assert list(writer.wanted_by_others("AAAAA").values()) == [{("seat", 1)}], "one phone of the kind is left"
+    one.close()
+    assert until(lambda: not writer.wanted_by_others("AAAAA")), "its last screen of the table closed"
 
-        other.subscribe("BBBBB", 1, kind=("seat", 3))
-        late.subscribe("CCCCC", 1)  # a worker that starts after the other's screens opened
-        other._broadcast("CCCCC v 2\n")  # the other's next signal opens its connection, which says what it holds
-        assert until(lambda: late.wanted_by_others("BBBBB")), "it learns them when the other first connects"
-        assert until(lambda: writer.wanted_by_others("BBBBB"))
-        other.stop()  # its process ends: its connections close
-        assert until(lambda: not writer.wanted_by_others("BBBBB") and not late.wanted_by_others("BBBBB"))
-    finally:
-        writer.stop()
-        other.stop()
-        late.stop()
+    other.subscribe("BBBBB", 1, kind=("seat", 3))
+    late.subscribe("CCCCC", 1)  # a worker that starts after the other's screens opened
+    other._broadcast("CCCCC v 2\n")  # the other's next signal opens its connection, which says what it holds
+    assert until(lambda: late.wanted_by_others("BBBBB")), "it learns them when the other first connects"
+    assert until(lambda: writer.wanted_by_others("BBBBB"))
+    other.stop()  # its process ends: its connections close
+    assert until(lambda: not writer.wanted_by_others("BBBBB") and not late.wanted_by_others("BBBBB"))
 
 
-def test_a_picture_is_cut_apart_as_it_was_packed_even_across_reads(tmp_path):
+def test_a_picture_is_cut_apart_as_it_was_packed_even_across_reads(workers):
     """Regions hold any UTF-8 but a line break; a picture arrives in pieces and between other lines."""
     from app.live.broker import Picture, packed_picture
 
-    folder = tmp_path / "signals"
-    reader, sender = SocketBroker(folder), SocketBroker(folder)
+    reader, sender = workers(2)
     stream = reader.subscribe("AAAAA", 1, kind=("seat", 4))
     big = ("− " * 40000).encode()  # 240 KB: more than one read
     picture = Picture(version=9, presence="x", regions={("seat", 4): big, ("seat", 5): b"not yours"}, seats={})
-    try:
-        sender._broadcast(b"ZZZZZ v 3\n" + packed_picture("AAAAA", picture, {("seat", 4)}) + b"AAAAA p 0\n")
-        assert heard(reader, "AAAAA", 9)
-        assert until(lambda: reader._channels["AAAAA"].presence == 1), "the line after the picture is read too"
-        got = reader._channels["AAAAA"].remote
-        assert got.version == 9 and got.regions == {("seat", 4): big}
-        drawn: list = []
-        assert stream.picture(painting(9, drawn)(), remote_ok=True) is not got
-        assert drawn == [{("seat", 4)}], "heard before the presence change that followed it: no longer current"
-    finally:
-        reader.stop()
-        sender.stop()
+    sender._broadcast(b"ZZZZZ v 3\n" + packed_picture("AAAAA", picture, {("seat", 4)}) + b"AAAAA p 0\n")
+    assert heard(reader, "AAAAA", 9)
+    assert until(lambda: reader._channels["AAAAA"].presence == 1), "the line after the picture is read too"
+    got = reader._channels["AAAAA"].remote
+    assert got.version == 9 and got.regions == {("seat", 4): big}
+    drawn: list = []
+    assert stream.picture(painting(9, drawn)(), remote_ok=True) is not got
+    assert drawn == [{("seat", 4)}], "heard before the presence change that followed it: no longer current"
