@@ -34,6 +34,7 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 CHANNEL = "nightshift"
+PICTURE_MAX = 64 << 20  # a picture of one table for another process's screens is far smaller: anything more is wrong
 
 
 @dataclass
@@ -324,8 +325,8 @@ class SocketBroker(Broker):
 
     A table is drawn once per move, not once in each process: each process tells the others which kinds of screen it
     holds of each table ("CODE k NAME ROLE N +", "... -", NAME its socket's), and the process that wrote the move
-    draws those kinds with its own and sends each process its kinds' regions ("CODE P HEADER BODY", lengths, then
-    the bytes) in place of the version's line. The drawing goes out while its own streams take it. A stream that
+    draws those kinds with its own and sends each process its kinds' regions ("CODE P VERSION HEADER BODY", lengths
+    for the last two, then the bytes) in place of the version's line. A stream that
     woke for anything but a version (who is connected, a re-check), or whose kind a picture lacks, draws for itself,
     as it does when no picture comes. TV boards are always drawn where they stream: their QR code names the address
     the TV itself used.
@@ -348,31 +349,42 @@ class SocketBroker(Broker):
         """Wake this process's streams and tell the others; if they hold screens of the table, draw it for them
         too, once the move's own request is answered (a greenlet of its own, holding the table's drawing lock from
         now on, so that no stream here draws the change as well)."""
-        wanted = {} if presence or version is None or self.painter is None else self.wanted_by_others(code)
-        draw = self.painter() if wanted else None
-        if draw is None:
-            super().after_commit(code, version, presence)
-            self._send(code, version, presence)
-            return
-        subscription = self.subscribe(code, 0)
-        subscription.channel.drawing.acquire()
+        subscription, locked = None, False
         try:
-            super().after_commit(code, version, presence)
-            later(self._draw_for_others, subscription, draw, wanted, version)
-        except BaseException:
-            subscription.channel.drawing.release()
-            subscription.close()
-            raise
+            wanted = {} if presence or version is None or self.painter is None else self.wanted_by_others(code)
+            draw = self.painter() if wanted else None
+            if draw is not None:
+                subscription = self.subscribe(code, 0)
+                subscription.channel.drawing.acquire()
+                locked = True
+                super().after_commit(code, version, presence)
+                later(self._draw_for_others, subscription, draw, wanted, version)
+                return
+        except Exception as error:  # noqa: BLE001 - the change is committed: tell everyone the plain way instead
+            log.warning("live updates: could not draw table %s for other processes (%s)", code, error)
+            if locked:
+                subscription.channel.drawing.release()
+            if subscription is not None:
+                subscription.close()
+        super().after_commit(code, version, presence)
+        self._send(code, version, presence)
 
     def _send(self, code: str, version: int | None, presence: bool, picture: Picture | None = None,
               wanted: dict | None = None) -> None:
         """The version's line to every other process, or to each that holds screens of the table its regions."""
+        line = (f"{code} p 0\n" if presence else f"{code} v {version}\n").encode()
+        if picture is not None and wanted is not None and picture.version >= version:
+            # the regions as drawn now: a stream closing here meanwhile takes its kind out of the picture's own
+            picture = Picture(picture.version, picture.presence, dict(picture.regions), dict(picture.seats))
+
+            def line(name: str, plain: bytes = line) -> bytes:
+                try:
+                    return packed_picture(code, picture, wanted[name]) if name in wanted else plain
+                except Exception as error:  # noqa: BLE001 - that process then draws for itself
+                    log.warning("live updates: could not pack table %s for %s (%s)", code, name, error)
+                    return plain
         try:
-            line = (f"{code} p 0\n" if presence else f"{code} v {version}\n").encode()
-            if picture is None or wanted is None or picture.version < version:
-                self._broadcast(line)
-            else:
-                self._broadcast(lambda name: packed_picture(code, picture, wanted[name]) if name in wanted else line)
+            self._broadcast(line)
         except Exception as error:  # noqa: BLE001 - the change is committed; a lost signal must not fail it
             log.warning("live updates: could not signal other processes (%s)", error)
 
@@ -514,15 +526,18 @@ class SocketBroker(Broker):
                     buffer += data
                     while (end := buffer.find(b"\n")) >= 0:
                         words = buffer[:end].decode("ascii", "replace").split(" ")
-                        if len(words) == 4 and words[1] == "P":  # a picture: its header and regions follow
+                        if len(words) == 5 and words[1] == "P":  # a picture of version N: header and regions follow
                             try:
-                                header, body = int(words[2]), int(words[3])
+                                version, header, body = int(words[2]), int(words[3]), int(words[4])
                             except ValueError:
-                                header = body = 0
+                                version = header = body = -1
+                            if min(version, header, body) < 0 or header + body > PICTURE_MAX:
+                                log.warning("live updates: a malformed picture; hanging up on that process")
+                                return
                             if len(buffer) < end + 1 + header + body:
                                 break  # the rest is on its way
                             start = end + 1
-                            self._picture_heard(words[0], buffer[start:start + header],
+                            self._picture_heard(words[0], version, buffer[start:start + header],
                                                 buffer[start + header:start + header + body])
                             buffer = buffer[start + header + body:]
                         else:
@@ -548,7 +563,8 @@ class SocketBroker(Broker):
             log.warning("live updates: ignored a malformed signal %r", " ".join(words))
             return
         with self._lock:
-            self._speaking[name] = connection
+            if self._speaking.setdefault(name, connection) is not connection:
+                return  # a connection that process has replaced (its new one began with all it holds)
             held = self._wanted.setdefault(name, {}).setdefault(code, set())
             if sign == "+":
                 held.add(kind)
@@ -557,18 +573,20 @@ class SocketBroker(Broker):
                 if not held:
                     del self._wanted[name][code]
 
-    def _picture_heard(self, code: str, header: bytes, body: bytes) -> None:
-        """Another process drew this table for the screens here: the streams that woke for its version take it."""
+    def _picture_heard(self, code: str, version: int, header: bytes, body: bytes) -> None:
+        """Another process drew this table for the screens here: the streams that woke for its version take it.
+        A picture that can't be read still says the version, and the streams draw it themselves."""
         try:
             meta = json.loads(header)
             regions, at = {}, 0
             for role, number, size in meta["k"]:
                 regions[(role, number)] = body[at:at + size]
                 at += size
-            picture = Picture(version=int(meta["v"]), presence=meta["p"], regions=regions,
+            picture = Picture(version=version, presence=meta["p"], regions=regions,
                               seats={int(seat): token for seat, token in meta["s"].items()})
         except (ValueError, KeyError, TypeError) as error:
             log.warning("live updates: ignored a malformed picture of %s (%s)", code, error)
+            self.deliver(code, version)
             return
         channel = self._channels.get(code)
         if channel is None:
@@ -576,7 +594,9 @@ class SocketBroker(Broker):
         with channel.changed:
             if picture.version > channel.version:
                 channel.version = picture.version
-            if picture.version >= channel.version:
+            drawn_here = channel.picture
+            # not when this process drew that version itself: it may know of a later change of who is connected
+            if picture.version >= channel.version and (drawn_here is None or drawn_here.version < picture.version):
                 picture.stamp = channel.stamp()
                 channel.remote = picture
             channel.changed.notify_all()
@@ -617,10 +637,10 @@ def kind_line(code: str, name: str, kind, opened: bool) -> bytes:
 def packed_picture(code: str, picture: Picture, kinds: set) -> bytes:
     """A drawing for another process: its kinds' regions after a header that says how to cut them apart."""
     regions = [(kind, picture.regions[kind]) for kind in kinds if kind in picture.regions]
-    header = json.dumps({"v": picture.version, "p": picture.presence, "s": picture.seats,
+    header = json.dumps({"p": picture.presence, "s": picture.seats,
                          "k": [[role, number, len(region)] for (role, number), region in regions]}).encode()
     body = b"".join(region for _, region in regions)
-    return b"%s P %d %d\n%s%s" % (code.encode(), len(header), len(body), header, body)
+    return b"%s P %d %d %d\n%s%s" % (code.encode(), picture.version, len(header), len(body), header, body)
 
 
 def socket_folder(database: str) -> Path:

@@ -219,3 +219,70 @@ def test_a_picture_is_cut_apart_as_it_was_packed_even_across_reads(workers):
     drawn: list = []
     assert stream.picture(painting(9, drawn)(), remote_ok=True) is not got
     assert drawn == [{("seat", 4)}], "heard before the presence change that followed it: no longer current"
+
+
+def test_a_drawing_for_others_that_cannot_start_still_signals_them_and_frees_the_table(workers, monkeypatch):
+    """The move is committed: whatever fails in drawing it for the other processes, they still hear its version."""
+    import importlib
+
+    broker_module = importlib.import_module("app.live.broker")  # `app.live.broker` is also the function broker()
+    writer, other = workers(2)
+    host = writer.subscribe("AAAAA", 1, kind=("host", None))
+    other.subscribe("AAAAA", 1, kind=("seat", 1))
+    assert until(lambda: writer.wanted_by_others("AAAAA"))
+    writer.painter = painting(2, [])
+
+    def cannot_start(*args):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(broker_module, "later", cannot_start)
+    writer.after_commit("AAAAA", 2)  # raises nothing into the write path
+    assert heard(other, "AAAAA", 2) and other._channels["AAAAA"].remote is None, "the plain line went out"
+    assert host.channel.drawing.acquire(blocking=False), "and the table's drawing lock is free"
+    host.channel.drawing.release()
+
+
+def test_a_picture_that_cannot_be_read_still_says_its_version_and_a_bad_length_hangs_up(workers):
+    reader, sender = workers(2)
+    reader.subscribe("AAAAA", 1, kind=("seat", 1))
+    sender._broadcast(b"AAAAA P 7 3 0\nxyz")  # a header that is not JSON
+    assert heard(reader, "AAAAA", 7), "its streams draw that version themselves"
+    assert reader._channels["AAAAA"].remote is None
+    sender._broadcast(b"AAAAA P 8 -20 5\n0123456789")  # would never move past its line: the reader hangs up
+    for version in range(9, 100):  # the sender notices the hung-up connection on a later send and opens a new one
+        sender._broadcast(f"AAAAA v {version}\n")
+        if heard(reader, "AAAAA", version, within=0.05):
+            break
+    assert reader._channels["AAAAA"].version >= 9, "a reader that spun on that line would never hear again"
+
+
+def test_a_version_this_process_drew_itself_is_not_replaced_by_another_s_drawing_of_it(workers):
+    """It drew that version from the database because who is connected changed: the other's may predate that, so a
+    screen that opened since draws its own kind too rather than take the other's."""
+    from app.live.broker import Picture, packed_picture
+
+    reader, sender = workers(2)
+    first = reader.subscribe("AAAAA", 1, kind=("seat", 1))
+    reader.deliver("AAAAA", 3)
+    first.picture(painting(3, [])())
+    later_phone = reader.subscribe("AAAAA", 3, kind=("seat", 2))
+    theirs = Picture(3, "older", {("seat", 1): b"theirs", ("seat", 2): b"theirs"}, {})
+    sender._broadcast(packed_picture("AAAAA", theirs, {("seat", 1), ("seat", 2)}))
+    reader.subscribe("ZZZZZ", 0)
+    sender._broadcast(b"ZZZZZ v 1\n")  # read after the picture: once it is heard, the picture was handled
+    assert heard(reader, "ZZZZZ", 1) and reader._channels["AAAAA"].remote is None
+    drawn: list = []
+    assert later_phone.picture(painting(3, drawn)(), remote_ok=True).regions[("seat", 2)] != b"theirs"
+    assert drawn == [{("seat", 2)}]
+
+
+def test_lines_from_a_connection_another_process_has_replaced_are_ignored(workers):
+    """A process that reconnected began its new connection with all it holds; its old one's last lines are stale."""
+    reader, = workers(1)
+    old, new = object(), object()
+    reader._kind_heard("AAAAA k B seat 1 +".split(), old)
+    with reader._lock:
+        reader._wanted["B"], reader._speaking["B"] = {}, new  # "- h B" on the new connection
+    reader._kind_heard("AAAAA k B seat 2 +".split(), new)
+    reader._kind_heard("AAAAA k B seat 3 +".split(), old)
+    assert reader.wanted_by_others("AAAAA") == {"B": {("seat", 2)}}
