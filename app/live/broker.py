@@ -326,10 +326,9 @@ class SocketBroker(Broker):
     A table is drawn once per move, not once in each process: each process tells the others which kinds of screen it
     holds of each table ("CODE k NAME ROLE N +", "... -", NAME its socket's), and the process that wrote the move
     draws those kinds with its own and sends each process its kinds' regions ("CODE P VERSION HEADER BODY", lengths
-    for the last two, then the bytes) in place of the version's line. A stream that
-    woke for anything but a version (who is connected, a re-check), or whose kind a picture lacks, draws for itself,
-    as it does when no picture comes. TV boards are always drawn where they stream: their QR code names the address
-    the TV itself used.
+    for the last two, then the bytes) in place of the version's line. A stream that woke for anything but a version
+    (who is connected, a re-check), or whose kind a picture lacks, draws for itself, as it does when no picture comes.
+    TV boards are always drawn where they stream: their QR code names the address the TV itself used.
     """
 
     kind = "sqlite-sockets"
@@ -372,19 +371,20 @@ class SocketBroker(Broker):
     def _send(self, code: str, version: int | None, presence: bool, picture: Picture | None = None,
               wanted: dict | None = None) -> None:
         """The version's line to every other process, or to each that holds screens of the table its regions."""
-        line = (f"{code} p 0\n" if presence else f"{code} v {version}\n").encode()
+        plain = (f"{code} p 0\n" if presence else f"{code} v {version}\n").encode()
+        message: bytes | Callable[[str], bytes] = plain
         if picture is not None and wanted is not None and picture.version >= version:
             # the regions as drawn now: a stream closing here meanwhile takes its kind out of the picture's own
-            picture = Picture(picture.version, picture.presence, dict(picture.regions), dict(picture.seats))
+            drawn = Picture(picture.version, picture.presence, dict(picture.regions), dict(picture.seats))
 
-            def line(name: str, plain: bytes = line) -> bytes:
+            def message(name: str) -> bytes:
                 try:
-                    return packed_picture(code, picture, wanted[name]) if name in wanted else plain
+                    return packed_picture(code, drawn, wanted[name]) if name in wanted else plain
                 except Exception as error:  # noqa: BLE001 - that process then draws for itself
                     log.warning("live updates: could not pack table %s for %s (%s)", code, name, error)
                     return plain
         try:
-            self._broadcast(line)
+            self._broadcast(message)
         except Exception as error:  # noqa: BLE001 - the change is committed; a lost signal must not fail it
             log.warning("live updates: could not signal other processes (%s)", error)
 
@@ -584,7 +584,7 @@ class SocketBroker(Broker):
                 at += size
             picture = Picture(version=version, presence=meta["p"], regions=regions,
                               seats={int(seat): token for seat, token in meta["s"].items()})
-        except (ValueError, KeyError, TypeError) as error:
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
             log.warning("live updates: ignored a malformed picture of %s (%s)", code, error)
             self.deliver(code, version)
             return
