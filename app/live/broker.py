@@ -1,9 +1,10 @@
 """Who needs to hear that a table changed: in-process channels, fed across processes by PostgreSQL LISTEN/NOTIFY.
 
-A signal carries no game data, only "table CODE is at version N" or "who is connected changed". Each process then
-draws the table once per change for the screens it holds (one snapshot, one render per kind of screen: the host, each
-seat, spectators), and each stream sends only its own kind's picture, so what one seat may not see never travels to
-another.
+A signal says "table CODE is at version N" or "who is connected changed". A table is drawn once per change for the
+screens that show it (one snapshot, one render per kind of screen: the host, each seat, spectators): by the process
+that wrote a move, for its own screens and the other processes' (SharingBroker), or by a process for its own when it
+woke for anything else. Each stream sends only its own kind's picture, so what one seat may not see never reaches
+another's phone.
 
 With SQLite (the embedded default) the processes on this machine that share the database file signal each other
 through Unix sockets (SocketBroker). With PostgreSQL the write path sends `pg_notify` inside the same
@@ -16,6 +17,7 @@ greenlets, and psycopg 3 (3.1.14+) waits cooperatively.
 from __future__ import annotations
 
 import atexit
+import base64
 import collections
 import contextlib
 import hashlib
@@ -27,6 +29,7 @@ import socket
 import tempfile
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +38,10 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "nightshift"
 PICTURE_MAX = 64 << 20  # a picture of one table for another process's screens is far smaller: anything more is wrong
+PICTURE_WAIT = 0.5  # seconds a process waits for the writer's drawing of a move (PostgreSQL) before drawing it itself
+ALIVE_SECONDS = 20.0  # how often a process says it is there (PostgreSQL); one silent for three times that is forgotten
+NOTIFY_PART = 7600  # characters of a picture per NOTIFY: PostgreSQL refuses a payload of 8000 bytes or more
+NOTIFY_ALL = "SELECT pg_notify(%s, payload) FROM unnest(%s::text[]) AS payload"  # several in one round trip
 
 
 @dataclass
@@ -68,6 +75,7 @@ class Picture:
     seats: dict = field(default_factory=dict)  # seat id -> token hash, so a stream notices its seat was freed
     packed: dict = field(default_factory=dict)  # screen kind -> (the event's bytes, the same deflated), made once
     stamp: tuple = ()
+    root: str = ""  # where the app that drew it is mounted: its URLs are only right for screens under the same root
 
     def region(self, kind) -> str:
         """A kind's region as text, for whoever reads it rather than sends it."""
@@ -77,8 +85,8 @@ class Picture:
 class Subscription:
     """A stream's handle on a channel: wait for the next change, then say what changed."""
 
-    def __init__(self, broker: Broker, code: str, channel: Channel, kind=None):
-        self.broker, self.code, self.channel, self.kind = broker, code, channel, kind
+    def __init__(self, broker: Broker, code: str, channel: Channel, kind=None, root: str = ""):
+        self.broker, self.code, self.channel, self.kind, self.root = broker, code, channel, kind, root
         self.seen_presence = channel.presence
         self.seen_pokes = channel.pokes
         self.hung_up = False
@@ -123,7 +131,8 @@ class Subscription:
             if picture is not None and picture.stamp == stamp and wanted <= picture.regions.keys():
                 return picture
             remote = channel.remote
-            if remote_ok and remote is not None and remote.stamp == stamp and self.kind in remote.regions:
+            if (remote_ok and remote is not None and remote.stamp == stamp and self.kind in remote.regions
+                    and remote.root == self.root):
                 channel.picture = remote
                 return remote
             same = picture is not None and picture.stamp == stamp
@@ -166,9 +175,9 @@ class Broker:
 
     # -- subscribing ---------------------------------------------------------------------------------------------
 
-    def subscribe(self, code: str, version: int, kind=None) -> Subscription:
+    def subscribe(self, code: str, version: int, kind=None, root: str = "") -> Subscription:
         """Listen to a table; `version` is what the database said just after subscribing (no gap). A screen that
-        wants its region pushed names its `kind`, so drawings include it."""
+        wants its region pushed names its `kind`, so drawings include it, and where the app is mounted for it."""
         self._start()
         with self._lock:
             channel = self._channels.setdefault(code, Channel())
@@ -179,7 +188,7 @@ class Broker:
         if first:
             self._kind_opened(code, kind, True)
         self.deliver(code, version)
-        return Subscription(self, code, channel, kind)
+        return Subscription(self, code, channel, kind, root)
 
     def _release(self, code: str, kind=None) -> None:
         last = False
@@ -254,23 +263,316 @@ class Broker:
         """Nothing to stop in-process."""
 
 
-class PostgresBroker(Broker):
-    """Signals ride on PostgreSQL NOTIFY; one LISTEN connection per process hears every table's changes."""
+class SharingBroker(Broker):
+    """Processes that draw a move once between them, not once each.
+
+    Each process tells the others which kinds of screen it holds of each table ("CODE k NAME ROLE N +" when the first
+    opens, "... -" when the last closes; NAME is the process's), and the process that wrote a move draws those kinds
+    with its own, from one snapshot, and sends each process its kinds' regions. A stream that woke for anything but a
+    version (who is connected, a re-check), or whose kind a picture lacks, draws for itself, as it does when no
+    picture comes. TV boards are always drawn where they stream: their QR code names the address the TV itself used.
+    Subclasses carry the lines (`_tell`) and the pictures (`_send`).
+    """
+
+    name: str | None = None  # this process, as the others know it (None: it can't be told anything yet)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._wanted: dict[str, dict[str, set]] = {}  # another process's name -> table -> kinds it holds
+
+    def wanted_by_others(self, code: str) -> dict[str, set]:
+        """The kinds of screen the other processes hold of a table, by their name."""
+        with self._lock:
+            return {name: set(tables[code]) for name, tables in self._wanted.items() if tables.get(code)}
+
+    def _to_draw_for(self, code: str, version: int | None, presence: bool) -> tuple[dict[str, set], Callable | None]:
+        """The other processes a committed move is drawn for, and how this request draws it (None: they draw)."""
+        if presence or version is None or self.painter is None:
+            return {}, None
+        wanted = self.wanted_by_others(code)
+        return wanted, self.painter() if wanted else None
+
+    def after_commit(self, code: str, version: int | None = None, presence: bool = False) -> None:
+        """Wake this process's streams and tell the others; if they hold screens of the table, draw it for them
+        too, once the move's own request is answered (a greenlet of its own, holding the table's drawing lock from
+        now on, so that no stream here draws the change as well)."""
+        subscription, locked, wanted = None, False, {}
+        try:
+            wanted, draw = self._to_draw_for(code, version, presence)
+            if draw is not None:
+                subscription = self.subscribe(code, 0)
+                subscription.channel.drawing.acquire()
+                locked = True
+                super().after_commit(code, version, presence)
+                later(self._draw_for_others, subscription, draw, wanted, version)
+                return
+        except Exception as error:  # noqa: BLE001 - the change is committed: tell everyone the plain way instead
+            log.warning("live updates: could not draw table %s for other processes (%s)", code, error)
+            if locked:
+                subscription.channel.drawing.release()
+            if subscription is not None:
+                subscription.close()
+        super().after_commit(code, version, presence)
+        self._send(code, version, presence, None, wanted)
+
+    def _send(self, code: str, version: int | None, presence: bool, picture: Picture | None = None,
+              wanted: dict | None = None) -> None:
+        """Tell the other processes of a change: the processes in `wanted` its `picture` (without one, a plain
+        signal, and they draw it)."""
+        raise NotImplementedError
+
+    def _tell(self, lines: list[str]) -> None:
+        """Say lines (without their newline) to every other process."""
+        raise NotImplementedError
+
+    def _draw_for_others(self, subscription: Subscription, draw, wanted: dict[str, set], version: int) -> None:
+        """The writer draws the other processes' kinds with its own, once, as its streams would (same lock and
+        stamp): they take the picture, and so do the other processes."""
+        picture = None
+        try:
+            picture = subscription.picture(draw, also=frozenset(set().union(*wanted.values())), locked=True)
+        except Exception as error:  # noqa: BLE001 - the others then draw for themselves
+            log.warning("live updates: could not draw table %s for other processes (%s)", subscription.code, error)
+        finally:
+            subscription.close()
+            self._send(subscription.code, version, False, picture, wanted)
+
+    def _kind_opened(self, code: str, kind, opened: bool) -> None:
+        if kind[0] == "board" or self.name is None:
+            return
+        try:
+            self._tell([kind_line(code, self.name, kind, opened)])
+        except Exception as error:  # noqa: BLE001 - the others then keep drawing for themselves
+            log.warning("live updates: could not tell other processes of a screen (%s)", error)
+
+    def _held_lines(self) -> list[str]:
+        """Every kind this process holds, for a process that may have started after they opened, or forgotten
+        them."""
+        name = self.name
+        return [kind_line(code, name, kind, True) for code, channel in list(self._channels.items())
+                for kind in list(channel.kinds) if kind[0] != "board"]
+
+    def _speaks(self, name: str, connection) -> bool:
+        """Whether a line from process `name` counts (called holding the lock)."""
+        return True
+
+    def _kind_heard(self, words: list[str], connection=None) -> None:
+        code, _, name, role, number, sign = words
+        try:
+            kind = (role, None if number == "-" else int(number))
+        except ValueError:
+            log.warning("live updates: ignored a malformed signal %r", " ".join(words))
+            return
+        with self._lock:
+            if not self._speaks(name, connection):
+                return
+            held = self._wanted.setdefault(name, {}).setdefault(code, set())
+            if sign == "+":
+                held.add(kind)
+            else:
+                held.discard(kind)
+                if not held:
+                    del self._wanted[name][code]
+
+    def _picture_heard(self, code: str, version: int, header: bytes, body: bytes) -> None:
+        """Another process drew this table for the screens here: the streams that woke for its version take it.
+        A picture that can't be read still says the version, and the streams draw it themselves."""
+        try:
+            meta = json.loads(header)
+            regions, at = {}, 0
+            for role, number, size in meta["k"]:
+                regions[(role, number)] = body[at:at + size]
+                at += size
+            picture = Picture(version=version, presence=meta["p"], regions=regions,
+                              seats={int(seat): token for seat, token in meta["s"].items()}, root=meta.get("r", ""))
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            log.warning("live updates: ignored a malformed picture of %s (%s)", code, error)
+            self.deliver(code, version)
+            return
+        channel = self._channels.get(code)
+        if channel is None:
+            return
+        with channel.changed:
+            if picture.version > channel.version:
+                channel.version = picture.version
+            drawn_here = channel.picture
+            # not when this process drew that version itself: it may know of a later change of who is connected
+            if picture.version >= channel.version and (drawn_here is None or drawn_here.version < picture.version):
+                picture.stamp = channel.stamp()
+                channel.remote = picture
+            channel.changed.notify_all()
+
+
+class PostgresBroker(SharingBroker):
+    """Signals ride on PostgreSQL NOTIFY; one LISTEN connection per process hears every table's changes.
+
+    Processes (on any machine) draw a move once between them: the writer's NOTIFY, sent inside the move's
+    transaction, names the processes it will draw for ("CODE v N NAME,NAME"); they wait up to PICTURE_WAIT for their
+    picture, which comes after the commit as "CODE P N NAME HEADER PART PARTS DATA" (deflated, base64, cut under
+    NOTIFY's 8000-byte limit). If it doesn't come (the writer died, or could not draw), they draw the move
+    themselves. A process says it is there every ALIVE_SECONDS ("- a NAME"); one silent for three times that is
+    forgotten, and one that (re)connects asks the others for what they hold ("- h NAME").
+    """
 
     kind = "postgres"
 
     def __init__(self, url: str) -> None:
         super().__init__()
         self.url = url
+        self.name = f"{os.getpid()}.{secrets.token_hex(4)}"
         self._thread: threading.Thread | None = None
         self._stopping = False
         self._connection = None
+        self._sender = None  # a connection of its own for what this process says outside a transaction
+        self._sending: threading.Lock | None = None
+        self._promised: dict[tuple[str, int], tuple[dict, Callable]] = {}  # moves whose NOTIFY named processes
+        self._seen: dict[str, float] = {}  # another process's name -> when it last spoke
+        self._parts: dict[tuple[str, int], list] = {}  # a picture that came in several NOTIFYs, until it is whole
 
     def before_commit(self, session, code: str, version: int | None = None, presence: bool = False) -> None:
         from sqlalchemy import text
 
         payload = f"{code} p 0" if presence else f"{code} v {version}"
+        wanted, draw = super()._to_draw_for(code, version, presence)
+        if draw is not None:
+            if len(self._promised) > 256:
+                self._promised.clear()  # writes that never committed
+            self._promised[(code, version)] = wanted, draw
+            payload += " " + ",".join(sorted(wanted))
         session.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+
+    def _to_draw_for(self, code: str, version: int | None, presence: bool) -> tuple[dict[str, set], Callable | None]:
+        return self._promised.pop((code, version), ({}, None))  # what the move's NOTIFY promised
+
+    def _send(self, code: str, version: int | None, presence: bool, picture: Picture | None = None,
+              wanted: dict | None = None) -> None:
+        if not wanted:
+            return  # the signal went out with the commit
+        payloads = [f"{code} v {version}"]  # those waiting for a picture draw the move themselves
+        if picture is not None and picture.version >= version:
+            try:
+                drawn = copied(picture)
+                payloads = [part for name, kinds in wanted.items() for part in notify_parts(code, drawn, name, kinds)]
+            except Exception as error:  # noqa: BLE001 - they then draw for themselves
+                log.warning("live updates: could not pack table %s for other processes (%s)", code, error)
+        try:
+            self._tell(payloads)
+        except Exception as error:  # noqa: BLE001 - the change is committed; they draw it after PICTURE_WAIT
+            log.warning("live updates: could not send table %s to other processes (%s)", code, error)
+
+    def _tell(self, lines: list[str]) -> None:
+        import psycopg
+
+        if self._sending is None:
+            self._sending = threading.Lock()  # made in the worker, after gevent patched threading
+        with self._sending:
+            for attempt in range(2):  # a connection the database closed is opened again once
+                try:
+                    if self._sender is None or self._sender.closed:
+                        self._sender = psycopg.connect(self.url, autocommit=True, connect_timeout=5)
+                    self._sender.execute(NOTIFY_ALL, (CHANNEL, lines))
+                    return
+                except psycopg.Error:
+                    sender, self._sender = self._sender, None
+                    if sender is not None:
+                        with contextlib.suppress(Exception):
+                            sender.close()
+                    if attempt:
+                        raise
+
+    def _heard(self, payload: str) -> None:
+        words = payload.split(" ", 7)
+        try:
+            if words[0] == "-" and len(words) == 3:
+                self._process_heard(words[1], words[2])
+            elif len(words) == 6 and words[1] == "k":
+                if words[2] != self.name:
+                    self._kind_heard(words)
+            elif len(words) == 8 and words[1] == "P":
+                if words[3] == self.name:
+                    self._part_heard(words)
+            elif len(words) == 4 and words[1] == "v":
+                if self.name in words[3].split(","):
+                    self._await(words[0], int(words[2]))
+                else:
+                    self.deliver(words[0], int(words[2]))
+            else:
+                super()._heard(payload)
+        except ValueError:
+            log.warning("live updates: ignored a malformed signal %r", payload[:200])
+
+    def _speaks(self, name: str, connection) -> bool:
+        self._seen[name] = time.monotonic()
+        return True
+
+    def _process_heard(self, what: str, name: str) -> None:
+        """"- h NAME": that process (re)connected and asks what the others hold; "- a": it is still there; "- b":
+        it stopped."""
+        if name == self.name:
+            return
+        with self._lock:
+            if what in ("h", "b"):
+                self._wanted.pop(name, None)
+            if what == "b":
+                self._seen.pop(name, None)
+            else:
+                self._seen[name] = time.monotonic()
+        if what == "h":
+            later(self._tell_held)
+
+    def _tell_held(self) -> None:
+        try:
+            lines = self._held_lines()
+            if lines:
+                self._tell(lines)
+        except Exception as error:  # noqa: BLE001 - that process then draws for this one's screens itself
+            log.warning("live updates: could not tell a new process what this one holds (%s)", error)
+
+    def _await(self, code: str, version: int) -> None:
+        """The writer promised a picture of this move: the streams here wake when it comes, or after PICTURE_WAIT."""
+        channel = self._channels.get(code)
+        if channel is not None and version > channel.version:
+            later(self._give_up, code, version)
+
+    def _give_up(self, code: str, version: int) -> None:
+        time.sleep(PICTURE_WAIT)
+        self.deliver(code, version)  # nothing, if the picture came
+
+    def _part_heard(self, words: list[str]) -> None:
+        code, _, version, _, header, part, parts, data = words
+        version, header, part, parts = int(version), int(header), int(part), int(parts)
+        if parts > 1:
+            if len(self._parts) > 64:
+                self._parts.clear()  # pictures whose rest never came
+            pieces = self._parts.setdefault((code, version), [None] * parts)
+            if len(pieces) != parts or not 0 <= part < parts:
+                raise ValueError("a part that does not fit")
+            pieces[part] = data
+            if None in pieces:
+                return
+            data = "".join(self._parts.pop((code, version)))
+        try:
+            unzip = zlib.decompressobj()
+            raw = unzip.decompress(base64.b64decode(data), PICTURE_MAX)
+        except (ValueError, zlib.error) as error:
+            log.warning("live updates: ignored an unreadable picture of %s (%s)", code, error)
+            self.deliver(code, version)
+            return
+        self._picture_heard(code, version, raw[:header], raw[header:])
+
+    def _still_here(self, connection) -> None:
+        """Say this process is still here, and forget the processes that have gone silent."""
+        connection.execute(NOTIFY_ALL, (CHANNEL, [f"- a {self.name}"]))
+        self._forget_silent()
+
+    def _forget_silent(self) -> None:
+        """A process that has said nothing for three ALIVE_SECONDS is gone (killed, or its machine is): draw nothing
+        more for it."""
+        silent = time.monotonic() - 3 * ALIVE_SECONDS
+        with self._lock:
+            for name in [name for name, when in self._seen.items() if when < silent]:
+                del self._seen[name]
+                self._wanted.pop(name, None)
 
     def _start(self) -> None:
         with self._lock:
@@ -281,6 +583,10 @@ class PostgresBroker(Broker):
 
     def stop(self) -> None:
         self._stopping = True
+        if self._sender is not None:
+            with contextlib.suppress(Exception):
+                self._tell([f"- b {self.name}"])
+                self._sender.close()
         connection = self._connection
         if connection is not None:
             try:
@@ -299,11 +605,18 @@ class PostgresBroker(Broker):
                     self._connection = connection
                     connection.execute(f"LISTEN {CHANNEL}")
                     self.poke_all()  # anything that changed while we were not listening
+                    # and what the others hold may have changed: ask them, and say what this process holds
+                    with self._lock:
+                        self._wanted.clear()
+                    connection.execute(NOTIFY_ALL, (CHANNEL, [f"- h {self.name}", *self._held_lines()]))
                     backoff = 0.2
-                    for notice in connection.notifies():
-                        self._heard(notice.payload)
-                        if self._stopping:
-                            break
+                    while not self._stopping:
+                        for notice in connection.notifies(timeout=ALIVE_SECONDS):
+                            self._heard(notice.payload)
+                            if self._stopping:
+                                break
+                        else:
+                            self._still_here(connection)
             except Exception as error:  # noqa: BLE001 - the listener must outlive a database restart
                 if self._stopping:
                     break
@@ -314,7 +627,7 @@ class PostgresBroker(Broker):
                 self._connection = None
 
 
-class SocketBroker(Broker):
+class SocketBroker(SharingBroker):
     """SQLite: every process on this machine that opens the same database file shares signals through Unix sockets
     in one private folder named after that file, so `nightshift --workers 2` (or two servers) uses both cores.
 
@@ -323,12 +636,9 @@ class SocketBroker(Broker):
     only ten messages (net.unix.max_dgram_qlen), and a wave of phones arriving would lose signals. A socket nobody
     answers any more (a crashed worker) is removed.
 
-    A table is drawn once per move, not once in each process: each process tells the others which kinds of screen it
-    holds of each table ("CODE k NAME ROLE N +", "... -", NAME its socket's), and the process that wrote the move
-    draws those kinds with its own and sends each process its kinds' regions ("CODE P VERSION HEADER BODY", lengths
-    for the last two, then the bytes) in place of the version's line. A stream that woke for anything but a version
-    (who is connected, a re-check), or whose kind a picture lacks, draws for itself, as it does when no picture comes.
-    TV boards are always drawn where they stream: their QR code names the address the TV itself used.
+    A move is drawn once (SharingBroker): the lines that say which kinds a process holds travel on these sockets,
+    and a picture ("CODE P VERSION HEADER BODY", lengths for the last two, then the bytes) takes the place of the
+    version's line for a process that holds screens of the table.
     """
 
     kind = "sqlite-sockets"
@@ -341,32 +651,7 @@ class SocketBroker(Broker):
         self._thread: threading.Thread | None = None
         self._peers: dict[str, socket.socket] = {}
         self._sending: threading.Lock | None = None
-        self._wanted: dict[str, dict[str, set]] = {}  # another process's socket name -> table -> kinds it holds
         self._speaking: dict[str, object] = {}  # that process's name -> the connection it last spoke through
-
-    def after_commit(self, code: str, version: int | None = None, presence: bool = False) -> None:
-        """Wake this process's streams and tell the others; if they hold screens of the table, draw it for them
-        too, once the move's own request is answered (a greenlet of its own, holding the table's drawing lock from
-        now on, so that no stream here draws the change as well)."""
-        subscription, locked = None, False
-        try:
-            wanted = {} if presence or version is None or self.painter is None else self.wanted_by_others(code)
-            draw = self.painter() if wanted else None
-            if draw is not None:
-                subscription = self.subscribe(code, 0)
-                subscription.channel.drawing.acquire()
-                locked = True
-                super().after_commit(code, version, presence)
-                later(self._draw_for_others, subscription, draw, wanted, version)
-                return
-        except Exception as error:  # noqa: BLE001 - the change is committed: tell everyone the plain way instead
-            log.warning("live updates: could not draw table %s for other processes (%s)", code, error)
-            if locked:
-                subscription.channel.drawing.release()
-            if subscription is not None:
-                subscription.close()
-        super().after_commit(code, version, presence)
-        self._send(code, version, presence)
 
     def _send(self, code: str, version: int | None, presence: bool, picture: Picture | None = None,
               wanted: dict | None = None) -> None:
@@ -375,7 +660,7 @@ class SocketBroker(Broker):
         message: bytes | Callable[[str], bytes] = plain
         if picture is not None and wanted is not None and picture.version >= version:
             # the regions as drawn now: a stream closing here meanwhile takes its kind out of the picture's own
-            drawn = Picture(picture.version, picture.presence, dict(picture.regions), dict(picture.seats))
+            drawn = copied(picture)
 
             def message(name: str) -> bytes:
                 try:
@@ -388,40 +673,19 @@ class SocketBroker(Broker):
         except Exception as error:  # noqa: BLE001 - the change is committed; a lost signal must not fail it
             log.warning("live updates: could not signal other processes (%s)", error)
 
-    def wanted_by_others(self, code: str) -> dict[str, set]:
-        """The kinds of screen the other processes hold of a table, by their socket's name."""
-        with self._lock:
-            return {name: set(tables[code]) for name, tables in self._wanted.items() if tables.get(code)}
+    @property
+    def name(self) -> str | None:
+        return self._path.name if self._path is not None else None
 
-    def _draw_for_others(self, subscription: Subscription, draw, wanted: dict[str, set], version: int) -> None:
-        """The writer draws the other processes' kinds with its own, once, as its streams would (same lock and
-        stamp): they take the picture, and so do the other processes."""
-        picture = None
-        try:
-            picture = subscription.picture(draw, also=frozenset(set().union(*wanted.values())), locked=True)
-        except Exception as error:  # noqa: BLE001 - the others then draw for themselves
-            log.warning("live updates: could not draw table %s for other processes (%s)", subscription.code, error)
-        finally:
-            subscription.close()
-            self._send(subscription.code, version, False, picture, wanted)
-
-    def _kind_opened(self, code: str, kind, opened: bool) -> None:
-        if kind[0] == "board" or self._path is None:
-            return
-        try:
-            self._broadcast(kind_line(code, self._path.name, kind, opened))
-        except Exception as error:  # noqa: BLE001 - the others then keep drawing for themselves
-            log.warning("live updates: could not tell other processes of a screen (%s)", error)
+    def _tell(self, lines: list[str]) -> None:
+        self._broadcast("".join(line + "\n" for line in lines))
 
     def _held_here(self) -> bytes:
         """Who this process is and every kind it holds, for a process it connects to (which may have started after
         they opened, or forgotten them when the last connection dropped)."""
         if self._path is None:
             return b""
-        name = self._path.name
-        return b"- h %s\n" % name.encode() + b"".join(
-            kind_line(code, name, kind, True) for code, channel in list(self._channels.items())
-            for kind in list(channel.kinds) if kind[0] != "board")
+        return "".join(line + "\n" for line in [f"- h {self.name}", *self._held_lines()]).encode()
 
     def _broadcast(self, line: str | bytes | Callable[[str], bytes]) -> None:
         """Write to every other process's socket: the same bytes, or each its own (`line(socket name)`)."""
@@ -555,51 +819,9 @@ class SocketBroker(Broker):
                     del self._speaking[name]
                     self._wanted.pop(name, None)
 
-    def _kind_heard(self, words: list[str], connection: socket.socket) -> None:
-        code, _, name, role, number, sign = words
-        try:
-            kind = (role, None if number == "-" else int(number))
-        except ValueError:
-            log.warning("live updates: ignored a malformed signal %r", " ".join(words))
-            return
-        with self._lock:
-            if self._speaking.setdefault(name, connection) is not connection:
-                return  # a connection that process has replaced (its new one began with all it holds)
-            held = self._wanted.setdefault(name, {}).setdefault(code, set())
-            if sign == "+":
-                held.add(kind)
-            else:
-                held.discard(kind)
-                if not held:
-                    del self._wanted[name][code]
-
-    def _picture_heard(self, code: str, version: int, header: bytes, body: bytes) -> None:
-        """Another process drew this table for the screens here: the streams that woke for its version take it.
-        A picture that can't be read still says the version, and the streams draw it themselves."""
-        try:
-            meta = json.loads(header)
-            regions, at = {}, 0
-            for role, number, size in meta["k"]:
-                regions[(role, number)] = body[at:at + size]
-                at += size
-            picture = Picture(version=version, presence=meta["p"], regions=regions,
-                              seats={int(seat): token for seat, token in meta["s"].items()})
-        except (ValueError, KeyError, TypeError, AttributeError) as error:
-            log.warning("live updates: ignored a malformed picture of %s (%s)", code, error)
-            self.deliver(code, version)
-            return
-        channel = self._channels.get(code)
-        if channel is None:
-            return
-        with channel.changed:
-            if picture.version > channel.version:
-                channel.version = picture.version
-            drawn_here = channel.picture
-            # not when this process drew that version itself: it may know of a later change of who is connected
-            if picture.version >= channel.version and (drawn_here is None or drawn_here.version < picture.version):
-                picture.stamp = channel.stamp()
-                channel.remote = picture
-            channel.changed.notify_all()
+    def _speaks(self, name: str, connection) -> bool:
+        # not from a connection that process has replaced (its new one began with all it holds)
+        return self._speaking.setdefault(name, connection) is connection
 
     def stop(self) -> None:
         sock, path, self._socket, self._path = self._socket, self._path, None, None
@@ -627,20 +849,39 @@ def later(target: Callable[..., None], *args) -> None:
         threading.Thread(target=target, args=args, daemon=True).start()
 
 
-def kind_line(code: str, name: str, kind, opened: bool) -> bytes:
-    """"CODE k NAME ROLE N +": the process with socket NAME opened its first screen of this kind of a table (or "-",
-    closed its last)."""
+def kind_line(code: str, name: str, kind, opened: bool) -> str:
+    """"CODE k NAME ROLE N +": process NAME opened its first screen of this kind of a table (or "-", closed its
+    last)."""
     role, number = kind
-    return f"{code} k {name} {role} {'-' if number is None else number} {'+' if opened else '-'}\n".encode()
+    return f"{code} k {name} {role} {'-' if number is None else number} {'+' if opened else '-'}"
+
+
+def copied(picture: Picture) -> Picture:
+    """The regions as drawn now: a stream closing meanwhile takes its kind out of the picture's own."""
+    return Picture(picture.version, picture.presence, dict(picture.regions), dict(picture.seats), root=picture.root)
+
+
+def picture_parts(picture: Picture, kinds: set) -> tuple[bytes, bytes]:
+    """A drawing for another process: a header that says how to cut its kinds' regions apart, and the regions."""
+    regions = [(kind, picture.regions[kind]) for kind in kinds if kind in picture.regions]
+    header = json.dumps({"p": picture.presence, "s": picture.seats, "r": picture.root,
+                         "k": [[role, number, len(region)] for (role, number), region in regions]}).encode()
+    return header, b"".join(region for _, region in regions)
 
 
 def packed_picture(code: str, picture: Picture, kinds: set) -> bytes:
-    """A drawing for another process: its kinds' regions after a header that says how to cut them apart."""
-    regions = [(kind, picture.regions[kind]) for kind in kinds if kind in picture.regions]
-    header = json.dumps({"p": picture.presence, "s": picture.seats,
-                         "k": [[role, number, len(region)] for (role, number), region in regions]}).encode()
-    body = b"".join(region for _, region in regions)
+    """A picture's line and bytes on a socket."""
+    header, body = picture_parts(picture, kinds)
     return b"%s P %d %d %d\n%s%s" % (code.encode(), picture.version, len(header), len(body), header, body)
+
+
+def notify_parts(code: str, picture: Picture, name: str, kinds: set) -> list[str]:
+    """A picture for process `name` as NOTIFY payloads: deflated (a table's regions repeat each other), in base64
+    (a payload is text), cut under the 8000-byte limit."""
+    header, body = picture_parts(picture, kinds)
+    data = base64.b64encode(zlib.compress(header + body, 1)).decode()
+    parts = [data[at:at + NOTIFY_PART] for at in range(0, len(data), NOTIFY_PART)]
+    return [f"{code} P {picture.version} {name} {len(header)} {n} {len(parts)} {part}" for n, part in enumerate(parts)]
 
 
 def socket_folder(database: str) -> Path:

@@ -85,7 +85,7 @@ def events(code: str):
 
     # A script's signal-only stream notices a seat freed through another worker at the table's next change.
     recheck = own_seat if own_seat is not None and hub.kind != "in-process" else None
-    subscription = hub.subscribe(code, 0, kind)
+    subscription = hub.subscribe(code, 0, kind, root=screens.mount(environ))
     slot.attach(subscription.hang_up)
     # Read the version after subscribing, so a change committed in between is not lost.
     hub.deliver(code, db.session.scalar(select(Table.version).where(Table.id == table_id)))
@@ -124,7 +124,7 @@ def events(code: str):
         nonlocal sent, shown_presence, behind
         last_sent = time.monotonic()
         heard = sent  # the newest version this stream has drawn for (pushed or not)
-        remote_ok = False  # whether another process's drawing of this change will do (SocketBroker)
+        remote_ok = False  # whether another process's drawing of this change will do (SharingBroker)
         yield out.text(f"retry: {RETRY_MS}\n: connected to table {code} (worker {os.getpid()})\n\n")
         while True:
             if not behind:

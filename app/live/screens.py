@@ -119,7 +119,7 @@ def draw(app: Flask, environ: dict, code: str, kinds: set[Kind],
             elif any(role == "seat" for role, _ in kinds):
                 shared.undo_target()  # a phone's "Undo my last move" is the same newest move for every seat
             picture = Picture(version=table.version, presence=shared.presence,
-                              seats={seat.id: seat.token_hash for seat in table.seats})
+                              seats={seat.id: seat.token_hash for seat in table.seats}, root=mount(environ))
             numbers = {seat.number for seat in table.player_seats}
             kinds = [kind for kind in kinds if kind[1] is None or kind[1] in numbers]  # a freed seat's streams end
             together = _phones_together(shared, kinds)
@@ -144,7 +144,7 @@ def draw(app: Flask, environ: dict, code: str, kinds: set[Kind],
 
 
 def painter() -> Callable[..., Picture] | None:
-    """How the request that wrote a move draws its table for other processes' screens (SocketBroker): with the
+    """How the request that wrote a move draws its table for other processes' screens (SharingBroker): with the
     request's host and mount point, in a context of its own."""
     if not has_request_context():
         return None
@@ -183,6 +183,11 @@ def _every_phone(table: Table, shared, phones: list[Kind]) -> dict[Kind, bytes]:
         return {kind: personal_parts(parts, kind[1], table.version) for kind in phones}
     return {kind: personal(render_template("tables/_live.html", **context).strip(), kind[1], table.version)
             for kind, context in zip(phones, contexts, strict=True)}
+
+
+def mount(environ: dict) -> str:
+    """Where the app is mounted for a request: a region's URLs are right only for screens under the same root."""
+    return environ.get("SCRIPT_NAME", "").rstrip("/")
 
 
 def drawing_environ(environ: dict) -> dict:

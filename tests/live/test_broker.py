@@ -1,12 +1,15 @@
 """The SQLite workers' signals (app/live/broker.py's SocketBroker), without a server: two brokers on one folder stand
 for two worker processes on one database file."""
 
+import importlib
 import socket
 import time
 
 import pytest
 
 from app.live.broker import SocketBroker
+
+broker_module = importlib.import_module("app.live.broker")  # `app.live.broker` is also the function broker()
 
 
 def until(condition, within: float = 3.0) -> bool:
@@ -223,9 +226,6 @@ def test_a_picture_is_cut_apart_as_it_was_packed_even_across_reads(workers):
 
 def test_a_drawing_for_others_that_cannot_start_still_signals_them_and_frees_the_table(workers, monkeypatch):
     """The move is committed: whatever fails in drawing it for the other processes, they still hear its version."""
-    import importlib
-
-    broker_module = importlib.import_module("app.live.broker")  # `app.live.broker` is also the function broker()
     writer, other = workers(2)
     host = writer.subscribe("AAAAA", 1, kind=("host", None))
     other.subscribe("AAAAA", 1, kind=("seat", 1))
@@ -286,3 +286,130 @@ def test_lines_from_a_connection_another_process_has_replaced_are_ignored(worker
     reader._kind_heard("AAAAA k B seat 2 +".split(), new)
     reader._kind_heard("AAAAA k B seat 3 +".split(), old)
     assert reader.wanted_by_others("AAAAA") == {"B": {("seat", 2)}}
+
+
+def test_a_picture_is_taken_only_by_screens_under_the_root_it_was_drawn_for(workers):
+    """Its URLs begin with the writer's mount point: a screen of the app mounted elsewhere draws its own."""
+    writer, other = workers(2)
+    writer.subscribe("AAAAA", 1)
+    mounted = other.subscribe("AAAAA", 1, kind=("seat", 1), root="/night")
+    assert until(lambda: writer.wanted_by_others("AAAAA"))
+    writer.painter = painting(2, [])
+    writer.after_commit("AAAAA", 2)
+    assert until(lambda: other._channels["AAAAA"].remote is not None)
+    drawn: list = []
+    mounted.picture(painting(2, drawn)(), remote_ok=True)
+    assert drawn == [{("seat", 1)}]
+
+
+@pytest.fixture
+def pg_workers(database_url):
+    """`pg_workers(n)`: n brokers on one PostgreSQL database, as n worker processes (on one machine or several)."""
+    from app.live.broker import broker_for
+
+    if not database_url.startswith("postgresql"):
+        pytest.skip("PostgreSQL's workers: CI runs this with NIGHTSHIFT_TEST_DATABASE_URL")
+    made = []
+
+    def make(count: int):
+        made.extend(broker_for(database_url) for _ in range(count))
+        return made[-count:]
+
+    yield make
+    for broker in made:
+        broker.stop()
+
+
+def commit_move(broker, database_url: str, code: str, version: int, after: bool = True) -> None:
+    """What the write path does around a move's commit: the NOTIFY inside its transaction, then `after_commit`."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.orm import Session
+
+    from app.database import normalise_url
+
+    engine = create_engine(normalise_url(database_url))
+    try:
+        with Session(engine) as session:
+            broker.before_commit(session, code, version)
+            session.commit()
+    finally:
+        engine.dispose()
+    if after:
+        broker.after_commit(code, version)
+
+
+def test_postgres_the_writer_draws_the_other_processes_screens_and_they_wait_for_its_picture(
+        pg_workers, database_url, monkeypatch):
+    """On PostgreSQL too the writer draws once for every process: the move's NOTIFY names the processes it draws
+    for, and their streams wake with the picture (sent in several NOTIFYs when it is large), not before."""
+    import secrets
+    import threading
+
+    from app.live.broker import Picture
+
+    monkeypatch.setattr(broker_module, "PICTURE_WAIT", 30.0)  # the picture, not the fallback, wakes them
+    writer, other = pg_workers(2)
+    host = writer.subscribe("AAAAA", 4, kind=("host", None))
+    phone = other.subscribe("AAAAA", 4, kind=("seat", 2))
+    other.subscribe("AAAAA", 4, kind=("board", None))
+    assert until(lambda: writer.wanted_by_others("AAAAA") == {other.name: {("seat", 2)}}), "boards are drawn where"
+    big = secrets.token_hex(20000).encode()  # hardly compresses: more than one NOTIFY
+    go, drawn = threading.Event(), []
+
+    def draw(code, kinds, publish):
+        drawn.append(set(kinds))
+        go.wait(10)
+        picture = Picture(version=5, presence="P", regions={kind: big + str(kind).encode() for kind in kinds},
+                          seats={7: "hash"}, root="")
+        publish(picture)
+        return picture
+
+    writer.painter = lambda: draw
+    commit_move(writer, database_url, "AAAAA", 5)
+    time.sleep(0.5)
+    assert other._channels["AAAAA"].version == 4, "the other waits for the writer's picture"
+    go.set()
+    assert host.picture(lambda *args: pytest.fail("drawn twice")).version == 5
+    assert drawn == [{("host", None), ("seat", 2)}]
+    assert heard(other, "AAAAA", 5, within=5)
+    picture = phone.picture(lambda *args: pytest.fail("the other process drew too"), remote_ok=True)
+    assert picture.regions == {("seat", 2): big + b"('seat', 2)"} and picture.seats == {7: "hash"}
+    assert not other._parts, "the parts were put together"
+
+
+def test_postgres_a_picture_that_never_comes_is_drawn_after_the_wait(pg_workers, database_url, monkeypatch):
+    """The writer died after its commit, or could not draw: the others draw the move themselves, a moment later."""
+    monkeypatch.setattr(broker_module, "PICTURE_WAIT", 0.3)
+    writer, other = pg_workers(2)
+    writer.subscribe("AAAAA", 1)
+    other.subscribe("AAAAA", 1, kind=("seat", 1))
+    assert until(lambda: writer.wanted_by_others("AAAAA"))
+    writer.painter = painting(2, [])
+    commit_move(writer, database_url, "AAAAA", 2, after=False)  # promised, then nothing
+    assert heard(other, "AAAAA", 2) and other._channels["AAAAA"].remote is None
+
+    def cannot_draw(code, kinds, publish):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(broker_module, "PICTURE_WAIT", 30.0)
+    writer.painter = lambda: cannot_draw
+    commit_move(writer, database_url, "AAAAA", 3)
+    assert heard(other, "AAAAA", 3), "a writer that could not draw says the plain version at once"
+    other._heard(f"AAAAA P 4 {other.name} 10 0 1 not-a-picture")
+    assert heard(other, "AAAAA", 4), "an unreadable picture still says its version"
+
+
+def test_postgres_processes_learn_who_holds_what_and_forget_those_that_stop_or_fall_silent(pg_workers):
+    writer, other = pg_workers(2)
+    other.subscribe("BBBBB", 1, kind=("seat", 3))
+    writer.subscribe("CCCCC", 1)  # starts after the other's screens opened: asks what the others hold
+    assert until(lambda: writer.wanted_by_others("BBBBB") == {other.name: {("seat", 3)}})
+    late, = pg_workers(1)
+    late.subscribe("CCCCC", 1)
+    assert until(lambda: late.wanted_by_others("BBBBB"))
+    with writer._lock:
+        writer._seen[other.name] -= 3 * broker_module.ALIVE_SECONDS + 1
+    writer._forget_silent()
+    assert not writer.wanted_by_others("BBBBB"), "silent for three beats: gone"
+    other.stop()
+    assert until(lambda: not late.wanted_by_others("BBBBB")), "it said goodbye"
