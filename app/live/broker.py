@@ -275,6 +275,7 @@ class SharingBroker(Broker):
     """
 
     name: str | None = None  # this process, as the others know it (None: it can't be told anything yet)
+    share_from = 1  # how many other processes must hold screens of a table before its writer draws for them
 
     def __init__(self) -> None:
         super().__init__()
@@ -290,7 +291,7 @@ class SharingBroker(Broker):
         if presence or version is None or self.painter is None:
             return {}, None
         wanted = self.wanted_by_others(code)
-        return wanted, self.painter() if wanted else None
+        return (wanted, self.painter()) if len(wanted) >= self.share_from else ({}, None)
 
     def after_commit(self, code: str, version: int | None = None, presence: bool = False) -> None:
         """Wake this process's streams and tell the others; if they hold screens of the table, draw it for them
@@ -406,15 +407,19 @@ class SharingBroker(Broker):
 class PostgresBroker(SharingBroker):
     """Signals ride on PostgreSQL NOTIFY; one LISTEN connection per process hears every table's changes.
 
-    Processes (on any machine) draw a move once between them: the writer's NOTIFY, sent inside the move's
-    transaction, names the processes it will draw for ("CODE v N NAME,NAME"); they wait up to PICTURE_WAIT for their
-    picture, which comes after the commit as "CODE P N NAME HEADER PART PARTS DATA" (deflated, base64, cut under
-    NOTIFY's 8000-byte limit). If it doesn't come (the writer died, or could not draw), they draw the move
-    themselves. A process says it is there every ALIVE_SECONDS ("- a NAME"); one silent for three times that is
-    forgotten, and one that (re)connects asks the others for what they hold ("- h NAME").
+    Processes (on any machine) draw a move once between them when at least `share_from` other processes hold screens
+    of its table: the writer's NOTIFY, sent inside the move's transaction, names itself and the processes it will draw
+    for ("CODE v N WRITER NAME,NAME"); they wait up to PICTURE_WAIT for their picture, which comes after the commit as
+    "CODE P N NAME HEADER PART PARTS DATA" (deflated, base64, cut under NOTIFY's 8000-byte limit). If it doesn't come
+    (the writer died, or could not draw), they draw the move themselves. A process says it is there every
+    ALIVE_SECONDS ("- a NAME"); one silent for three times that is forgotten, and one that (re)connects asks the
+    others for what they hold ("- h NAME").
     """
 
     kind = "postgres"
+    # With one other process, that one draws its screens at the same time as the writer, on the other core, and a
+    # picture by NOTIFY would cost more than that drawing (bench/live.py --workers 2, README): it pays from two on.
+    share_from = 2
 
     def __init__(self, url: str) -> None:
         super().__init__()
@@ -438,7 +443,7 @@ class PostgresBroker(SharingBroker):
             if len(self._promised) > 256:
                 self._promised.clear()  # writes that never committed
             self._promised[(code, version)] = wanted, draw
-            payload += " " + ",".join(sorted(wanted))
+            payload += f" {self.name} {','.join(sorted(wanted))}"
         session.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
 
     def _to_draw_for(self, code: str, version: int | None, presence: bool) -> tuple[dict[str, set], Callable | None]:
@@ -491,8 +496,10 @@ class PostgresBroker(SharingBroker):
             elif len(words) == 8 and words[1] == "P":
                 if words[3] == self.name:
                     self._part_heard(words)
-            elif len(words) == 4 and words[1] == "v":
-                if self.name in words[3].split(","):
+            elif len(words) == 5 and words[1] == "v":  # a move whose writer draws it for the processes named
+                if words[3] == self.name:
+                    pass  # this process wrote it: its streams hear of it after the commit, holding the drawing lock
+                elif self.name in words[4].split(","):
                     self._await(words[0], int(words[2]))
                 else:
                     self.deliver(words[0], int(words[2]))

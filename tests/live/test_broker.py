@@ -340,19 +340,22 @@ def commit_move(broker, database_url: str, code: str, version: int, after: bool 
 
 def test_postgres_the_writer_draws_the_other_processes_screens_and_they_wait_for_its_picture(
         pg_workers, database_url, monkeypatch):
-    """On PostgreSQL too the writer draws once for every process: the move's NOTIFY names the processes it draws
-    for, and their streams wake with the picture (sent in several NOTIFYs when it is large), not before."""
+    """On PostgreSQL too the writer draws once for every process, once two others hold screens of the table: the
+    move's NOTIFY names the processes it draws for, and their streams wake with the picture (sent in several NOTIFYs
+    when it is large), not before."""
     import secrets
     import threading
 
     from app.live.broker import Picture
 
     monkeypatch.setattr(broker_module, "PICTURE_WAIT", 30.0)  # the picture, not the fallback, wakes them
-    writer, other = pg_workers(2)
+    writer, other, third = pg_workers(3)
     host = writer.subscribe("AAAAA", 4, kind=("host", None))
     phone = other.subscribe("AAAAA", 4, kind=("seat", 2))
     other.subscribe("AAAAA", 4, kind=("board", None))
-    assert until(lambda: writer.wanted_by_others("AAAAA") == {other.name: {("seat", 2)}}), "boards are drawn where"
+    third_phone = third.subscribe("AAAAA", 4, kind=("seat", 3))
+    assert until(lambda: writer.wanted_by_others("AAAAA") == {other.name: {("seat", 2)}, third.name: {("seat", 3)}}), \
+        "TV boards are drawn where they stream"
     big = secrets.token_hex(20000).encode()  # hardly compresses: more than one NOTIFY
     go, drawn = threading.Event(), []
 
@@ -367,26 +370,44 @@ def test_postgres_the_writer_draws_the_other_processes_screens_and_they_wait_for
     writer.painter = lambda: draw
     commit_move(writer, database_url, "AAAAA", 5)
     time.sleep(0.5)
-    assert other._channels["AAAAA"].version == 4, "the other waits for the writer's picture"
+    assert other._channels["AAAAA"].version == third._channels["AAAAA"].version == 4, "they wait for the picture"
     go.set()
     assert host.picture(lambda *args: pytest.fail("drawn twice")).version == 5
-    assert drawn == [{("host", None), ("seat", 2)}]
-    assert heard(other, "AAAAA", 5, within=5)
+    assert drawn == [{("host", None), ("seat", 2), ("seat", 3)}]
+    assert heard(other, "AAAAA", 5, within=5) and heard(third, "AAAAA", 5, within=5)
     picture = phone.picture(lambda *args: pytest.fail("the other process drew too"), remote_ok=True)
     assert picture.regions == {("seat", 2): big + b"('seat', 2)"} and picture.seats == {7: "hash"}
+    assert third_phone.picture(lambda *args: pytest.fail("drawn again"), remote_ok=True).regions.keys() == {("seat", 3)}
     assert not other._parts, "the parts were put together"
+
+
+def test_postgres_with_one_other_process_each_draws_its_own_screens(pg_workers, database_url):
+    """That one draws at the same time as the writer, on the other core: nobody waits for a picture."""
+    writer, other = pg_workers(2)
+    writer.subscribe("AAAAA", 1, kind=("host", None))
+    other.subscribe("AAAAA", 1, kind=("seat", 1))
+    assert until(lambda: writer.wanted_by_others("AAAAA"))
+    drawn: list = []
+    writer.painter = painting(2, drawn)
+    commit_move(writer, database_url, "AAAAA", 2)
+    assert heard(other, "AAAAA", 2) and heard(writer, "AAAAA", 2)
+    time.sleep(0.2)
+    assert drawn == [] and other._channels["AAAAA"].remote is None, "the writer drew nothing for the other"
 
 
 def test_postgres_a_picture_that_never_comes_is_drawn_after_the_wait(pg_workers, database_url, monkeypatch):
     """The writer died after its commit, or could not draw: the others draw the move themselves, a moment later."""
     monkeypatch.setattr(broker_module, "PICTURE_WAIT", 0.3)
-    writer, other = pg_workers(2)
+    writer, other, third = pg_workers(3)
     writer.subscribe("AAAAA", 1)
     other.subscribe("AAAAA", 1, kind=("seat", 1))
-    assert until(lambda: writer.wanted_by_others("AAAAA"))
+    third.subscribe("AAAAA", 1, kind=("seat", 2))
+    assert until(lambda: len(writer.wanted_by_others("AAAAA")) == 2)
     writer.painter = painting(2, [])
     commit_move(writer, database_url, "AAAAA", 2, after=False)  # promised, then nothing
-    assert heard(other, "AAAAA", 2) and other._channels["AAAAA"].remote is None
+    time.sleep(0.1)
+    assert other._channels["AAAAA"].version == 1, "promised a picture: it waits"
+    assert heard(other, "AAAAA", 2) and other._channels["AAAAA"].remote is None, "then draws for itself"
 
     def cannot_draw(code, kinds, publish):
         raise RuntimeError("the database went away")

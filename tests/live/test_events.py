@@ -176,8 +176,9 @@ def test_two_workers_share_live_updates_on_this_database(tmp_path, database_url)
 
 
 def test_two_workers_push_each_phone_its_own_region_whichever_worker_wrote_the_move(tmp_path, database_url):
-    """With two workers the one that writes a move draws the table for the other's phones too and sends
-    the regions over: each phone, whichever worker it streams from, is pushed its own region of every move."""
+    """With two workers (on SQLite) the one that writes a move draws the table for the other's phones too and sends
+    the regions over (on PostgreSQL each draws its own: tests/live/test_broker.py has the drawing sent by NOTIFY):
+    each phone, whichever worker it streams from, is pushed its own region of every move."""
     import re
 
     (tmp_path / "instance").mkdir()
