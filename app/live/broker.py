@@ -587,13 +587,17 @@ class PostgresBroker(SharingBroker):
                 self._stopping = False
                 self._thread = threading.Thread(target=self._listen, name="nightshift-listen", daemon=True)
                 self._thread.start()
+                atexit.register(self.stop)  # a worker restarting says goodbye: the others stop drawing for it
 
     def stop(self) -> None:
+        if self._stopping:
+            return
         self._stopping = True
-        if self._sender is not None:
+        sender, self._sender = self._sender, None
+        if sender is not None:
             with contextlib.suppress(Exception):
-                self._tell([f"- b {self.name}"])
-                self._sender.close()
+                sender.execute(NOTIFY_ALL, (CHANNEL, [f"- b {self.name}"]))
+                sender.close()
         connection = self._connection
         if connection is not None:
             try:
