@@ -250,8 +250,10 @@ def test_each_phone_s_own_row_is_marked_in_a_table_drawn_once_for_every_phone(ap
 @pytest.mark.parametrize("slug", [spec.slug for spec in REGISTRY.values()])
 def test_every_game_s_drawing_for_many_screens_is_each_screen_s_own_drawing(app, client, monkeypatch, slug):
     """A fragment shared between screens (`once`) or kept between drawings (`kept`) whose key misses something it
-    shows would put one screen's picture, or an old one, on another: over random offered moves of every seat and the
-    host, every game's drawing for every kind of screen is exactly the one drawn afresh for that screen alone."""
+    shows, or a part of a render for every phone (`phones_alike`) that reads one seat's own moves outside its
+    `each_phone` block, would put one screen's picture, or an old one, on another: over random offered moves of every
+    seat and the host, every game's drawing for every kind of screen is exactly the one drawn afresh for that screen
+    alone."""
     table = create_via_api(client, slug)
     described = client.get(f"/api/tables/{table['code']}", headers=bearer(table["host_token"])).get_json()
     tokens = [table["host_token"]] + [join_via_api(client, table, f"P{seat['number']}")["seat_token"]
@@ -259,8 +261,13 @@ def test_every_game_s_drawing_for_many_screens_is_each_screen_s_own_drawing(app,
     every = ({("host", None), ("watch", None), ("host", 1)}
              | {("seat", seat["number"]) for seat in described["seats"]})
     chance, made = random.Random(slug), 0
+    alike = REGISTRY[slug].phones_alike is not None
     for _ in range(10):
-        assert _drawing(app, table["code"], every) == _from_scratch(app, monkeypatch, table["code"], every)
+        renders, regions = _live_renders(app, table["code"], every)
+        assert regions == _from_scratch(app, monkeypatch, table["code"], every)
+        # a game that declares its phones alike gets one render for all of them (its declaration holds), besides
+        # the host's, the host playing seat 1 and the spectator's; one that doesn't, one render per screen
+        assert renders == (4 if alike else len(every)), "the game's phones differ in more than it declares"
         token = chance.choice(tokens)
         moves = client.get(f"/api/tables/{table['code']}", headers=bearer(token)).get_json()["view"]["moves"]
         if moves:
