@@ -55,6 +55,7 @@ SPEC = GameSpec(
     max_players=2,
     players_note="1 player uses the solo side of the board and the orange cards.",
     profile=PROFILE,
+    phones_alike=("mine", "can_react", "forecast"),  # a phone's own controls are its `each_phone` block (_panel.html)
     seat_plan=seat_plan,
     check=check,
     options=(
