@@ -55,6 +55,7 @@ SPEC = GameSpec(
     min_players=2,
     max_players=4,
     profile=PROFILE,
+    phones_alike=("me",),  # nothing is hidden; a seat's own odds, banner and moves: `each_phone` blocks (_panel.html)
     seat_plan=seat_plan,
     check=check,
     options=(
