@@ -73,6 +73,7 @@ SPEC = GameSpec(
     max_players=7,
     players_note="Nights 1-3: 1-6 players; Nights 4-7: 1-7 players (up to 4 guards, plus Bonnie, Chica, Freddy).",
     profile=PROFILE,
+    phones_alike=("me",),  # nothing is hidden; who a seat is, its answers and revives: its `each_phone` blocks
     seat_plan=seat_plan,
     check=check,
     options=(
