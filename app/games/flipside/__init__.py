@@ -15,6 +15,7 @@ SPEC = GameSpec(
     min_players=2,
     max_players=4,
     profile=PROFILE,
+    phones_alike=("me",),  # nothing is hidden; a seat's own counters, moves and fight are its `each_phone` blocks
     seat_plan=lambda options: numbered_seats("Player", options["players"], ("red", "blue", "yellow", "green")),
     check=lambda options: first_player_fits(options, options["players"]),
     options=(
