@@ -351,3 +351,39 @@ def test_the_host_enters_the_seating_and_every_screen_says_how_turns_go_round(ho
     assert "Turns go round: Ann → Counselor 3 → Bo." in words(ann.get(f"/t/{code}/seats/1"))
     bad = form_act(host, code, {"type": "seating", "order": "1, 1, 2"})
     assert bad.status_code == 422 and "Name each of the 3 seats once" in page_text(bad)
+
+
+def test_every_phone_is_one_render_through_a_night_and_a_drop_off_each_with_only_its_own_counselor(app, client,
+                                                                                                   monkeypatch):
+    """The phones differ only in their own counselor and drop-off (`mine`, `acting`, `drop_offs`, each drawn in an
+    `each_phone` block): one render draws all four, at night and at drop-off (where each seat's view holds only its
+    own drop-off), and each phone's region is exactly the one drawn for it alone."""
+    from tests.live.test_render_cost import _from_scratch, _live_renders
+
+    table = create_via_api(client, "crystal-lake", {"players": 4})
+    tokens = {number: join_via_api(client, table, f"P{number}")["seat_token"] for number in range(1, 5)}
+    every = {("host", None), ("host", 2), ("watch", None)} | {("seat", number) for number in tokens}
+
+    def drawn():
+        renders, regions = _live_renders(app, table["code"], every)
+        assert renders == 4, "the phones differ in more than crystal-lake declares"  # phones, host, seat 2, spectator
+        assert regions == _from_scratch(app, monkeypatch, table["code"], every)
+        return regions
+
+    def act(token, **move):
+        assert act_via_api(client, table, token, move).status_code == 200, move
+
+    act(table["host_token"], type="critical", pan=1, points=4)
+    act(tokens[1], type="search", supply="pan")
+    night = drawn()
+    assert "Choose one action" in night[("seat", 2)] and "Choose one action" not in night[("seat", 1)]
+    assert night[("seat", 1)].count('class="cl-me"') == 1
+    for number in (2, 3, 4, 1):  # everyone back at the Cabin: drop-off
+        act(tokens[number], type="return")
+    act(tokens[3], type="drop-off", keep="nothing", bonus="best")
+    drop = drawn()
+    for number in (1, 2, 4):
+        region = drop[("seat", number)]
+        assert region.count("Your drop-off") == 1 and region.count('class="cl-me"') == 1, number
+        assert f'name="whose" value="{number}"' in region and 'name="whose" value="3"' not in region
+    assert "You've dropped off" in drop[("seat", 3)] and "Your drop-off" not in drop[("seat", 3)]

@@ -24,6 +24,8 @@ SPEC = GameSpec(
     max_players=PROFILE["player_boards"].value,
     players_note="3-6 players as on the box (6 Player Boards); 2 players for a practice game.",
     profile=PROFILE,
+    # everything is public; a phone's own counselor and drop-off are its `each_phone` blocks (_panel.html)
+    phones_alike=("mine", "acting", "drop_offs"),
     seat_plan=lambda options: numbered_seats("Counselor", options["players"],
                                              ("red", "blue", "yellow", "green", "purple", "orange")),
     check=lambda options: first_player_fits(options, options["players"]),
