@@ -1,11 +1,12 @@
 """What each game's live region costs: the fetch every phone makes after a table-changed signal, per game.
 
-    .venv/bin/python bench/games.py [--repeat 200] [--moves 30]
+    .venv/bin/python bench/games.py [--repeat 200] [--moves 30] [--full]
 
 In process (Flask's test client, SQLite in a temp dir), so it measures our code, not the network. For each game it
-creates a table with the default options, seats every player, plays up to --moves moves that the game's own
-`legal_actions` offers (complete templates only, chosen by a seeded RNG), then times, alternating so machine noise
-hits all alike:
+creates a table with the default options (with --full, every whole-number option that adds seats at its maximum: the
+most phones the game seats, where one render drawn for every phone shows what it saves), seats every player, plays up
+to --moves moves that the game's own `legal_actions` offers (complete templates only, chosen by a seeded RNG), then
+times, alternating so machine noise hits all alike:
 
 - `healthz`: GET /healthz, bare Flask (the floor);
 - `host`: the host screen's live region (GET /t/CODE/live), rendered in full;
@@ -41,6 +42,7 @@ from app import create_app  # noqa: E402
 from app.database import upgrade_database  # noqa: E402
 from app.games import REGISTRY  # noqa: E402
 from app.games.contract import Viewer  # noqa: E402
+from app.games.options import IntOption, OptionError  # noqa: E402
 from app.live import screens  # noqa: E402
 
 BASELINE = "tracker"
@@ -107,12 +109,28 @@ def timed(function, repeat: int) -> list[float]:
     return values
 
 
-def measure(client, slug: str, spec, args, rng: random.Random) -> tuple[int, int, dict]:
+def most_seats(spec) -> dict:
+    """The options that seat the most players: each whole-number option at its maximum where that adds seats."""
+    chosen = {}
+    for option in spec.options:
+        if not isinstance(option, IntOption):
+            continue
+        trial = chosen | {option.key: option.maximum}
+        try:
+            if len(spec.configure(trial)[1]) > len(spec.configure(chosen)[1]):
+                chosen = trial
+        except OptionError:
+            continue
+    return chosen
+
+
+def measure(client, slug: str, spec, args, rng: random.Random) -> tuple[int, int, int, dict]:
     """One game: a table with every seat taken, some moves, then the interleaved timings."""
-    created = client.post("/api/tables", json={"game": slug, "options": {}})
+    options = most_seats(spec) if args.full else {}
+    created = client.post("/api/tables", json={"game": slug, "options": options})
     assert created.status_code == 201, (slug, created.get_json())
     table = created.get_json()
-    players = len(spec.configure({})[1])
+    players = len(spec.configure(options)[1])
     tokens = seat_everyone(client, table, players)
     played = play(client, spec, table, tokens, args.moves, rng)
     code = table["code"]
@@ -151,7 +169,7 @@ def measure(client, slug: str, spec, args, rng: random.Random) -> tuple[int, int
         for name, function in figures.items():
             samples[name] += [value / per.get(name, 1) for value in timed(function, 10)]
     assert client.get(current, headers=phone).status_code == 204
-    return played, len(body), {name: (pct(values, 50), pct(values, 95)) for name, values in samples.items()}
+    return players, played, len(body), {name: (pct(values, 50), pct(values, 95)) for name, values in samples.items()}
 
 
 def main() -> None:
@@ -159,6 +177,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=200, help="timed requests per figure (default 200)")
     parser.add_argument("--moves", type=int, default=30, help="moves played before timing (default 30)")
     parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--full", action="store_true", help="every game at the most players it seats")
     args = parser.parse_args()
     if not 10 <= args.repeat <= 5000 or not 0 <= args.moves <= 1000:
         parser.error("--repeat is 10-5000 and --moves 0-1000")
@@ -178,15 +197,15 @@ def main() -> None:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
-    base = rows[BASELINE][2]
+    base = rows[BASELINE][3]
     print(f"Night Shift games benchmark: {args.repeat} timed requests per figure, after up to {args.moves} moves; "
           f"milliseconds p50/p95, (x) = p50 / the {BASELINE}'s p50 in this run")
-    header = f"{'game':<18}{'moves':>6}{'KB':>6}"
+    header = f"{'game':<18}{'seats':>6}{'moves':>6}{'KB':>6}"
     for name in FIGURES:
         header += f"{name:>22}"
     print(header)
-    for slug, (played, size, figures) in rows.items():
-        line = f"{slug:<18}{played:>6}{size / 1024:>6.1f}"
+    for slug, (players, played, size, figures) in rows.items():
+        line = f"{slug:<18}{players:>6}{played:>6}{size / 1024:>6.1f}"
         for name in FIGURES:
             p50, p95 = figures[name]
             ratio = p50 / base[name][0] if base[name][0] else float("nan")

@@ -90,3 +90,11 @@ def test_the_profile_shares_sort_each_sampled_stack_into_one_share(tmp_path):
     total, found = shares.shares(str(raw))
     assert total == 20
     assert found == {"drawing": 40.0, "events": 20.0, "request": 25.0, "rest": 15.0}
+
+
+def test_the_games_benchmark_s_full_tables_seat_the_most_players_each_game_seats():
+    """--full raises only the options that add seats, each to its maximum: every phone a game can seat is drawn."""
+    most_seats = _bench_module("games").most_seats
+    seated = {slug: len(spec.configure(most_seats(spec))[1]) for slug, spec in REGISTRY.items()}
+    assert seated == {"survive-6am": 2, "night-of-frights": 4, "directors-cut": 4, "flipside": 4, "crystal-lake": 6,
+                      "tracker": 8}

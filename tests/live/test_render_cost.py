@@ -262,7 +262,7 @@ def test_every_game_s_drawing_for_many_screens_is_each_screen_s_own_drawing(app,
              | {("seat", seat["number"]) for seat in described["seats"]})
     chance, made = random.Random(slug), 0
     alike = REGISTRY[slug].phones_alike is not None
-    for _ in range(10):
+    for _ in range(20):
         renders, regions = _live_renders(app, table["code"], every)
         assert regions == _from_scratch(app, monkeypatch, table["code"], every)
         # a game that declares its phones alike gets one render for all of them (its declaration holds), besides
