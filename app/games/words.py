@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
+from functools import lru_cache
 from math import floor
 
 
+@lru_cache(maxsize=4096, typed=True)  # a table's views say the same few chances for every seat, after every move
 def percent(chance: Fraction | int | float) -> str:
     """'0%', '<1%', '5%', '67%', '>99%', '100%': whole percent, rounded half up, never a possibility rounded away."""
     chance = Fraction(chance)

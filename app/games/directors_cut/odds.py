@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
+from functools import lru_cache
 
 from ...dice import parse
 from ..words import percent
@@ -17,8 +18,13 @@ FOXY_KILLS = (7, 8)  # "If the attacked Guard rolls a 7 or an 8 they die.": a gu
 
 def chance(sides: int, hits: Iterable[int]) -> Fraction:
     """The chance one d`sides` shows any of `hits` (faces it cannot show count for nothing)."""
+    return _chance(sides, frozenset(hits))
+
+
+@lru_cache(maxsize=1024, typed=True)  # every seat's view works out the same few chances, after every move
+def _chance(sides: int, hits: frozenset[int]) -> Fraction:
     distribution = parse(f"d{sides}").distribution()
-    return sum((distribution.get(face, Fraction(0)) for face in set(hits)), Fraction(0))
+    return sum((distribution.get(face, Fraction(0)) for face in hits), Fraction(0))
 
 
 def fatal_faces(attacker: str, sides: int) -> list[int]:

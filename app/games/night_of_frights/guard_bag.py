@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 
 from ..moves import is_whole
@@ -11,6 +12,7 @@ MISS = "Miss"
 GUARD = "Guard"
 
 
+@lru_cache(maxsize=1024, typed=True)  # every seat's view shows the same ten spaces' odds from the same bag
 def capture_chance(miss: int, guards: int, draws: int) -> Fraction:
     """P(at least one Guard among `draws` tokens drawn without replacement from `miss` Miss and `guards` Guards).
 
