@@ -354,3 +354,50 @@ def test_does_the_power_gain_button_say_gain_not_a_bare_plus_one_beside_the_spen
     code, _ = browser_table(client, phone)
     page = page_text(phone.get(f"/t/{code}/seats/1"))
     assert re.search(r'aria-label="Gain 1 Power \(Salvage\)"[^>]*>Gain 1</button>', page)
+
+
+def test_a_player_s_own_counters_are_kept_between_drawings_until_they_change(app, client, table, monkeypatch):
+    """Each phone's own counters are kept from one drawing to the next (`kept`): a move redraws only the player it
+    changed, and every drawing is still exactly the one drawn afresh for each screen, with the right Health shown."""
+    from app.live import screens
+    from tests.live.test_render_cost import _drawing, _from_scratch
+
+    every = {("host", None), ("host", 2), ("watch", None), ("seat", 1), ("seat", 2)}
+    drawn = []
+    real = screens.kept
+    monkeypatch.setitem(app.jinja_env.globals, "kept",
+                        lambda *key, caller: real(*key, caller=lambda: drawn.append(key) or caller()))
+    _drawing(app, table["code"], every)
+    for token, seat, move in ((table["bo"], 2, {"type": "lose-health", "amount": 3}),
+                              (table["ann"], 1, {"type": "spend-power", "amount": 1}),
+                              (table["bo"], 2, {"type": "gain-health", "amount": 1})):
+        assert act_via_api(client, table, token, move).status_code == 200
+        before = len(drawn)
+        regions = _drawing(app, table["code"], every)
+        own = [key for key in drawn[before:] if key[0] == "flipside-own"]
+        assert own and all(f'"seat": {seat}' in key[4] for key in own), own  # only the player who moved
+        assert regions == _from_scratch(app, monkeypatch, table["code"], every)
+        shown = health(client.get(f"/api/tables/{table['code']}", headers=bearer(token)).get_json(), seat)
+        assert f'aria-label="Your Health: {shown}"' in regions[("seat", seat)]
+    # Bo out: the night is over, and Ann's counters, unchanged, are offered no more moves
+    left = health(client.get(f"/api/tables/{table['code']}", headers=bearer(table["bo"])).get_json(), 2)
+    assert act_via_api(client, table, table["bo"], {"type": "lose-health", "amount": left}).status_code == 200
+    regions = _drawing(app, table["code"], every)
+    assert regions == _from_scratch(app, monkeypatch, table["code"], every)
+    assert "Lose 1 Health" not in regions[("seat", 1)] and "You are out" in regions[("seat", 2)]
+
+
+def test_a_kept_opening_hand_card_goes_when_its_player_has_decided(app, client, monkeypatch):
+    """Keeping the opening hand changes none of a player's counters but takes away the redraw buttons: the kept
+    block's key names the moves offered, so the phone no longer shows them."""
+    from tests.live.test_render_cost import _drawing, _from_scratch
+
+    table = create_via_api(client, "flipside", {"players": 2})
+    ann = join_via_api(client, table, "Ann")["seat_token"]
+    join_via_api(client, table, "Bo")
+    every = {("host", None), ("seat", 1), ("seat", 2)}
+    assert "Your opening hand" in _drawing(app, table["code"], every)[("seat", 1)]
+    assert act_via_api(client, table, ann, {"type": "redraw", "count": 0}).status_code == 200
+    regions = _drawing(app, table["code"], every)
+    assert "Your opening hand" not in regions[("seat", 1)] and "Your opening hand" in regions[("seat", 2)]
+    assert regions == _from_scratch(app, monkeypatch, table["code"], every)
