@@ -29,11 +29,11 @@ def defaults(instance_path: Path) -> dict:
     return {
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{instance_path / 'nightshift.sqlite3'}",
         "SQLALCHEMY_ENGINE_OPTIONS": {},
-        # Database connections per worker process: a request holds one while it runs (a stream holds none between
-        # changes); past DB_POOL_SIZE, as many again open for a burst, then requests queue for DB_POOL_TIMEOUT
+        # Database connections per worker process, each opened when first needed and then kept: a request holds one
+        # while it runs (a stream holds none between changes); past DB_POOL_SIZE requests queue for DB_POOL_TIMEOUT
         # seconds (a thousand phones reconnecting at once after a restart queue here) and then get a 503 sentence.
         # See the README's settings for sizing PostgreSQL's max_connections.
-        "DB_POOL_SIZE": 10,
+        "DB_POOL_SIZE": 20,
         "DB_POOL_TIMEOUT": 30,
         "PUBLIC_URL": "",
         "PORT": None,  # the port phones use; the CLI sets it, else the port this request came in on

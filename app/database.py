@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 from flask import Flask
 from flask_migrate import upgrade
 from sqlalchemy import event
+from sqlalchemy.exc import DisconnectionError
 
 from .extensions import db
 
@@ -44,12 +46,42 @@ def cooperate_with_gevent() -> None:
         waiting.wait = waiting.wait_poll
 
 
-def pool_options(config, server: bool) -> dict:
-    """One worker's pool: DB_POOL_SIZE kept open, as many again for a burst, then a bounded wait (a 503 after it).
-    A database `server` may close a connection while it waits in the pool (a restart, an idle timeout), so each is
-    checked as it is taken; a SQLite file never does, and the check was a statement more on every request."""
-    size = max(1, int(config["DB_POOL_SIZE"]))
-    return {"pool_size": size, "max_overflow": size, "pool_timeout": config["DB_POOL_TIMEOUT"], "pool_pre_ping": server}
+# A pooled connection unused for this long is checked before it is handed out (a round trip): the database server
+# may have closed it meanwhile (a restart, an idle timeout). One in steady use is not: a server that drops it between
+# two uses fails that one statement, SQLAlchemy then discards every connection opened before, and each caller retries
+# (the write path at once, a drawing a second later, a page with a "busy" 503).
+PING_AFTER_IDLE_SECONDS = 5.0
+
+
+def pool_options(config) -> dict:
+    """One worker's pool: up to DB_POOL_SIZE connections, each opened when first needed and then kept (no overflow
+    that closes again: opening one starts a PostgreSQL server process, and a pool that opened and closed its burst
+    connections over and over cost 1-2% of a worker's CPU under load, and the database server more), then a bounded
+    wait (a 503 after it)."""
+    return {"pool_size": max(1, int(config["DB_POOL_SIZE"])), "max_overflow": 0,
+            "pool_timeout": config["DB_POOL_TIMEOUT"]}
+
+
+def check_idle_connections(engine) -> None:
+    """A database server's connections are checked as they leave the pool only if they sat in it for
+    PING_AFTER_IDLE_SECONDS (pool_pre_ping checked every one: a round trip more for each request and each drawing,
+    3% of a worker's CPU under load). A SQLite file never closes a connection, so SQLite's are not checked."""
+
+    def returned(_dbapi_connection, record) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    def taken(dbapi_connection, record, _proxy) -> None:
+        idle_since = record.info.pop("idle_since", None)
+        if idle_since is None or time.monotonic() - idle_since < PING_AFTER_IDLE_SECONDS:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as error:  # closed under us: the pool opens a fresh one instead
+            raise DisconnectionError(f"a pooled connection was closed by the server ({type(error).__name__})") \
+                from error
+
+    event.listen(engine, "checkin", returned)
+    event.listen(engine, "checkout", taken)
 
 
 def init_database(app: Flask) -> None:
@@ -59,14 +91,14 @@ def init_database(app: Flask) -> None:
     if url.startswith("sqlite:"):
         Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     if url.startswith("postgresql") or url.startswith("sqlite:///") and ":memory:" not in url:
-        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = (pool_options(app.config, url.startswith("postgresql"))
-                                                   | app.config["SQLALCHEMY_ENGINE_OPTIONS"])
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = pool_options(app.config) | app.config["SQLALCHEMY_ENGINE_OPTIONS"]
     db.init_app(app)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             event.listen(db.engine, "connect", _sqlite_pragmas)
         else:
             cooperate_with_gevent()
+            check_idle_connections(db.engine)
 
 
 def upgrade_database(app: Flask) -> None:
