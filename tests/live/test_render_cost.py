@@ -6,12 +6,23 @@ import re
 
 import pytest
 from flask import template_rendered
+from sqlalchemy import event
+from sqlalchemy import text as sql
 from werkzeug.routing import MapAdapter
 
 from app.extensions import db
 from app.games import REGISTRY
 from app.live import screens
-from tests.conftest import act_via_api, bearer, create_via_api, csrf_token, cyclic_garbage, join_via_api, page_text
+from tests.conftest import (
+    POSTGRES_URL,
+    act_via_api,
+    bearer,
+    create_via_api,
+    csrf_token,
+    cyclic_garbage,
+    join_via_api,
+    page_text,
+)
 from tests.tables.test_statements import statements
 
 COUNTERS = "Doom, shared, 0, 9, 0\nSanity, each, 0, 9, 5"
@@ -94,6 +105,33 @@ def test_drawing_every_screen_costs_the_same_queries_as_drawing_one(app, client)
     assert len(one_phone) <= len(all_screens)
     with app.app_context():
         db.session.remove()
+
+
+@pytest.mark.postgres
+def test_a_drawing_reads_without_a_transaction_and_hands_its_connection_back_as_it_was(app, client):
+    """No BEGIN and ROLLBACK around a drawing's reads on PostgreSQL (two round trips of four); the next request's
+    connection, maybe the same one, is back in a transaction of its own."""
+    if not POSTGRES_URL:
+        pytest.skip("SQLite's reads begin no transaction anyway")
+    table = seated_table(client)
+    outside: list[bool] = []
+
+    def note(conn, *_args):
+        outside.append(conn.connection.dbapi_connection.autocommit)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        screens.draw(app, drawing_environ(), table["code"], {("host", None), ("seat", 1), ("seat", 2)})
+        assert outside and all(outside)
+        outside.clear()
+        with app.app_context():
+            assert db.session.scalar(sql("SELECT 1")) == 1
+            db.session.remove()
+        assert outside == [False]
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
 
 
 def test_a_drawing_is_published_before_its_database_session_ends(app, client, monkeypatch):
