@@ -34,6 +34,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import wire
+
 log = logging.getLogger(__name__)
 
 CHANNEL = "nightshift"
@@ -890,7 +892,7 @@ def notify_parts(code: str, picture: Picture, name: str, kinds: set) -> list[str
     """A picture for process `name` as NOTIFY payloads: deflated (a table's regions repeat each other), in base64
     (a payload is text), cut under the 8000-byte limit."""
     header, body = picture_parts(picture, kinds)
-    data = base64.b64encode(zlib.compress(header + body, 1)).decode()
+    data = base64.b64encode(wire.squeezed(header + body)).decode()
     parts = [data[at:at + NOTIFY_PART] for at in range(0, len(data), NOTIFY_PART)]
     return [f"{code} P {picture.version} {name} {len(header)} {n} {len(parts)} {part}" for n, part in enumerate(parts)]
 

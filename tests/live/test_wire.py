@@ -40,3 +40,16 @@ def test_regions_deflated_once_each_follow_one_another_in_one_gzip_stream(monkey
         body += stream.shared(raw, wire.deflate(raw))
     body += stream.end()
     assert zlib.decompress(body, 16 + zlib.MAX_WBITS).decode() == ": hello\n\n" + "".join(events)
+
+
+@pytest.mark.parametrize("deflater", ["isal", "zlib"])
+def test_a_picture_for_another_process_is_squeezed_into_zlib_s_format_by_either_deflater(monkeypatch, deflater):
+    """Pictures sent by NOTIFY are inflated by zlib at the other end, whichever deflater packed them."""
+    if deflater == "zlib":
+        monkeypatch.setattr(wire, "_deflater", zlib)
+        monkeypatch.setattr(wire, "LEVEL", 3)
+    regions = b"".join(b'<li class="seat seat-%d">Player %d <form action="/t/ABCDE/act">...</form></li>' % (n, n)
+                       for n in range(200))
+    squeezed = wire.squeezed(regions)
+    assert zlib.decompressobj().decompress(squeezed, len(regions)) == regions
+    assert len(squeezed) < len(regions) / 5
