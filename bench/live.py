@@ -275,6 +275,7 @@ class Bench:
         self.lost = 0
         self.loop_lag: list[float] = []
         self.slowest: list[tuple[float, float]] = []  # (propagation, commit wall time), the worst few
+        self.seen: list[tuple[str, int, float, float]] = []  # (code, version, committed, last screen had it)
         self.streams_open_at = time.time()
 
     def pool_for(self, table: Table) -> Pool:
@@ -402,10 +403,11 @@ class Bench:
             if committed is None:
                 table.reached[reached] = now
             elif committed >= 0:  # a burst's moves are counted, not timed
-                self.record_propagation(now - committed, committed)
+                self.record_propagation(now - committed, committed, table.code, reached)
         table.min_seen = low
 
-    def record_propagation(self, seconds: float, committed: float) -> None:
+    def record_propagation(self, seconds: float, committed: float, code: str, version: int) -> None:
+        self.seen.append((code, version, committed, committed + seconds))
         if seconds > LOST_AFTER:
             self.lost += 1
         else:
@@ -455,9 +457,9 @@ class Bench:
                 return True
             self.action_latency.append(elapsed)
             if version in table.reached:
-                self.record_propagation(table.reached.pop(version) - committed, committed)
+                self.record_propagation(table.reached.pop(version) - committed, committed, table.code, version)
             elif version <= table.min_seen:
-                self.record_propagation(0.0, committed)
+                self.record_propagation(0.0, committed, table.code, version)
             else:
                 table.pending[version] = committed
             return True
@@ -584,13 +586,17 @@ def raise_nofile(wanted: int) -> tuple[int, int]:
 
 
 def start_server(instance: Path, database_url: str, port: int, log_path: Path, workers: int = 1,
-                 beat: float | None = None, command: list[str] | None = None) -> subprocess.Popen:
-    """Night Shift as the README starts it (or `command`, the bare floor), in its own process group."""
+                 beat: float | None = None, command: list[str] | None = None,
+                 notes: Path | None = None) -> subprocess.Popen:
+    """Night Shift as the README starts it (or `command`, the bare floor), in its own process group; with `notes`,
+    through bench/phases.py, which notes there when each drawing and push happens."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("NIGHTSHIFT_")}
     env |= {"NIGHTSHIFT_INSTANCE_PATH": str(instance), "NIGHTSHIFT_DATABASE_URL": database_url}
     if beat:
         env["NIGHTSHIFT_LIVE_BEAT_SECONDS"] = str(beat)
-    command = command or [sys.executable, "-m", "app", "--host", HOST, "--port", str(port), "--workers", str(workers)]
+    serving = [sys.executable, "-m", "app"] if notes is None else [sys.executable, str(ROOT / "bench" / "phases.py"),
+                                                                    str(notes)]
+    command = command or [*serving, "--host", HOST, "--port", str(port), "--workers", str(workers)]
     log = open(log_path, "ab")  # noqa: SIM115 - the child keeps it; closed with the process
     try:
         return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -934,6 +940,7 @@ async def run(args, ports: list[int], pids: list[int], bare: BareServer | None) 
             "healthz_load_ms": summary_ms(load_health), "healthz_idle_ms": summary_ms(idle_health),
             "load": load, "burst": burst,
             "client_loop_lag_ms": summary_ms(bench.loop_lag),
+            "phases_ms": phases(bench.seen, args.notes) if args.notes else None,
             "slowest_moves": [{"ms": round(sec * 1000), "at_s": round(at - bench.streams_open_at, 1)}
                               for sec, at in bench.slowest],
             "move_failures": bench.move_failures, "stream_drop_samples": bench.stream_drops[:5],
@@ -949,6 +956,43 @@ async def run(args, ports: list[int], pids: list[int], bare: BareServer | None) 
         for pool in bench.pools + ([bare.pool] if bare is not None and bare.pool is not None else []):
             pool.close()
         await asyncio.sleep(0.1)
+
+
+def phases(seen: list[tuple[str, int, float, float]], notes: Path) -> dict:
+    """Each timed move's propagation in parts, from bench/phases.py's notes (same machine, same clock): commit to the
+    last process's drawing handed over, and that drawing's own time; commit to the last stream taking its region to
+    send (all on the server); and from there until this client read it (the client's own share, on the same cores)."""
+    drawn, pushed = _bench_phases().read_notes(notes)
+    parts: dict[str, list[float]] = {"drawn": [], "drawing": [], "pushed": [], "read": []}
+    for code, version, committed, had in seen:
+        if (code, version) in drawn and (code, version) in pushed:
+            began, handed = drawn[code, version]
+            parts["drawn"].append(handed - committed)
+            parts["drawing"].append(handed - began)
+            parts["pushed"].append(pushed[code, version] - committed)
+            parts["read"].append(had - pushed[code, version])
+    return {name: summary_ms(values) for name, values in parts.items()} | {"moves": len(parts["drawn"]),
+                                                                           "of": len(seen)}
+
+
+def _bench_phases():
+    """bench/phases.py, which serves the app and reads its notes (bench/ is not a package)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import phases as module
+    finally:
+        sys.path.pop(0)
+    return module
+
+
+def phase_lines(found: dict | None) -> list[str]:
+    if not found:
+        return []
+    return [f"  drawn     {fmt(found['drawn'])}   (commit -> the last process's drawing handed to its streams)",
+            f"  drawing   {fmt(found['drawing'])}   (that drawing alone: snapshot, renders, and any wait inside)",
+            f"  pushed    {fmt(found['pushed'])}   (commit -> the last stream took its region to send)",
+            f"  read      {fmt(found['read'])}   (that push -> this client read it; {found['moves']} of "
+            f"{found['of']} moves matched)"]
 
 
 def goals(result: dict, rate: float) -> list[tuple[str, bool | None]]:
@@ -1029,6 +1073,7 @@ def report(args, result: dict, worker: str, database: str, trouble: list[str]) -
         f"(not on every screen within {LOST_AFTER:.0f} s), achieved {result['moves_per_s']}/s",
         f"action      {fmt(a)}",
         f"propagation {fmt(p)}   (commit -> the table's last screen has it)",
+        *phase_lines(result.get("phases_ms")),
         f"pushed      {e['live']} regions, {e['beat']} heartbeats; {result['pushed_kb_per_move_per_screen']} KB on the "
         f"wire per region (gzip; {result['pushed_raw_kb_per_region']} KB raw)",
         f"healthz     under load {fmt(h)}",
@@ -1097,6 +1142,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--beat", type=float, help="the streams' heartbeat, seconds (default: the server's, 15)")
     parser.add_argument("--game", default="tracker", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=1, help="random seed for tables, moves and timing")
+    parser.add_argument("--phases", action="store_true",
+                        help="serve through bench/phases.py and print where propagation goes (costs CPU: a run "
+                             "with it measures time, not CPU)")
     parser.add_argument("--idle-samples", type=int, default=200, help=argparse.SUPPRESS)
     parser.add_argument("--timeout", type=float, default=600, help="hard limit for the whole run, seconds")
     args = parser.parse_args(argv)
@@ -1116,6 +1164,7 @@ def main(argv: list[str] | None = None) -> int:
     signal.alarm(int(args.timeout) + 30)  # a backstop behind asyncio's own timeout
 
     tmp = Path(tempfile.mkdtemp(prefix="nightshift-bench-"))
+    args.notes = tmp / "phases.notes" if args.phases else None
     database_url = args.database_url or f"sqlite:///{tmp / 'nightshift.sqlite3'}"
     servers: list[subprocess.Popen] = []
     log_paths: list[Path] = []
@@ -1132,7 +1181,8 @@ def main(argv: list[str] | None = None) -> int:
             log_paths.append(tmp / f"server-{n}.log")
             print(f"starting server {n + 1}/{args.servers} on {HOST}:{port} ({args.workers} worker(s), open-file "
                   f"limit {soft}) ...", flush=True)
-            servers.append(start_server(instance, database_url, port, log_paths[-1], args.workers, args.beat))
+            servers.append(start_server(instance, database_url, port, log_paths[-1], args.workers, args.beat,
+                                        notes=args.notes))
             wait_healthy(servers[-1], port, log_paths[-1])
         result = asyncio.run(asyncio.wait_for(run(args, ports, [server.pid for server in servers], bare),
                                               args.timeout))

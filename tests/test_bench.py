@@ -54,6 +54,39 @@ def test_the_live_benchmark_runs_end_to_end_with_small_numbers():
     assert any(line.startswith("GOAL") for line in run.stdout.splitlines())
 
 
+def test_with_phases_the_live_benchmark_splits_propagation_into_drawing_pushing_and_reading():
+    """--phases serves through bench/phases.py (two workers: one draws, the other takes its picture), and every timed
+    move is matched to its last drawing and its last push."""
+    run = subprocess.run([sys.executable, str(ROOT / "bench" / "live.py"), "--tables", "1", "--phones", "2",
+                          "--actions", "4", "--rate", "10", "--workers", "2", "--no-bare", "--paced-writes", "0",
+                          "--burst", "0", "--idle-samples", "10", "--phases", "--timeout", "200"],
+                         capture_output=True, text=True, timeout=240, cwd=ROOT)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    result = json.loads(run.stdout.strip().splitlines()[-1])
+    found = result["phases_ms"]
+    assert found["moves"] == found["of"] == 4
+    assert 0 < found["drawing"]["p50"] <= found["drawn"]["p50"] <= found["pushed"]["p50"]
+    assert found["pushed"]["p50"] <= result["propagation_ms"]["max"] + 1
+    assert any(line.startswith("  read ") for line in run.stdout.splitlines())
+
+
+def test_the_phases_notes_give_each_move_its_last_drawing_and_its_last_push(tmp_path):
+    """A picture drawn in one process and pushed in another is matched by the table's lowest seat id; the last of
+    each counts, and a push of a table no drawing named is left out."""
+    phases = _bench_module("phases")
+    notes = tmp_path / "notes"
+    notes.write_text("10.000 1 drawn ABCDE 7 41 9.995\n"  # the writer's drawing, begun and handed over
+                     "10.004 2 drawn ABCDE 7 41 9.998\n"  # another process drew it too
+                     "10.002 1 push 41 7\n"
+                     "10.009 2 push 41 7\n"
+                     "10.003 1 push 41 6\n"
+                     "10.005 2 push 99 7\n"  # a table no drawing named
+                     "10.006 2 push 41")  # an unfinished last line
+    drawn, pushed = phases.read_notes(notes)
+    assert drawn == {("ABCDE", 7): (9.998, 10.004)}
+    assert pushed == {("ABCDE", 7): 10.009, ("ABCDE", 6): 10.003}
+
+
 def test_with_several_servers_the_live_benchmark_spreads_every_table_or_keeps_each_on_one():
     """The soak spreads every table's screens over the servers (a move must cross them); `--spread tables` keeps each
     table's screens, and its moves, on one server, as phones that scan the host screen's QR code do."""
