@@ -11,6 +11,13 @@ list is in docs/games/crystal-lake.md):
   Critical Supply Card, gain the points shown on the card." The Backpack saves Supplies "to be traded at the end of
   another day". Default `board`: the set is checked on what the counselor found tonight (the Player Board and a
   Hidden Stash); `backpack`: the Backpack's saved Supplies count too.
+- The Hidden Stash Fear Card: "Supply Tokens that are safe in the player's Backpack or on a Hidden Stash Fear Card do
+  not need to be returned to the bag." is the only sentence about it, so each limit the app puts on it is a reading:
+  how many a counselor has in play (`stash_cards`: default `one` at a time; `any`), when Supplies go onto it
+  (`stash_when`: default `any-time` during the night, as no action; `when-played`: only as the card is played,
+  before the next counselor's turn), and what happens to it at the night's drop-off (`stash_end`: default
+  `drop-off`, its Supplies dropped off with the board and the card discarded; `stays`, safe in play until the last
+  drop-off).
 
 Readings the text settles, or that no option would change, kept in the code:
 
@@ -20,10 +27,11 @@ Readings the text settles, or that no option would change, kept in the code:
   already was). The card can be entered until the first drop-off of the night.
 - A Second Jason Attack claims no Critical Supply: "Drawing two Jason Tokens causes a Second Jason Attack, forcing you
   to flee to the Cabin without any Bonuses."
-- The Hidden Stash Fear Card: "Supply Tokens that are safe in the player's Backpack or on a Hidden Stash Fear Card do
-  not need to be returned to the bag." The card's own text is not in the rulebook: the app records the Supplies moved
-  from the Player Board onto a played Hidden Stash, keeps them through a Second Jason Attack, and drops them off with
-  the board at the end of the night (the card then goes to the discard pile).
+- The Hidden Stash keeps its Supplies through a Second Jason Attack (the sentence above), and they count as found
+  tonight for the Critical Supply. A Jason token can't go on it.
+- "An Escape Token may be discarded by its owner at any time and does not count as an action.": any time, even when it
+  sends no Jason back ("This token may be discarded to remove a Jason Token on their Player Board on another night":
+  it sends one back only on another night than it was gained, from a board that holds one).
 - Turns go round the table, which the app can't see: "each Player taking turns". Until the host enters the seating
   (`seating`, shown as assumed on the screens), seat order stands for it.
 - "The last player to Return to the Cabin also takes the first turn on the next night."
@@ -34,16 +42,18 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any
 
 from ...reading import quoted
-from ..contract import Event, IllegalAction, Outcome, Viewer, copied, seen
+from ..contract import Event, IllegalAction, Outcome, Viewer, broken, copied, seen
 from ..moves import Choice, Count, Field, Move, Moves, MoveType, Numbers, SeatField, Whose
-from ..options import reading_in_force
-from ..words import listing, plural
-from . import CRITICAL_SET, PROFILE
+from ..options import reading_in_force, readings_shown
+from ..words import listing, percent, plural
+from . import CRITICAL_SET, PROFILE, STASH_CARDS, STASH_END, STASH_WHEN
 from .scoring import (
     MAX_TOKENS,
+    NAMES,
     SUPPLIES,
     ScoringError,
     bonuses,
@@ -63,7 +73,7 @@ MAX_CRITICAL_POINTS = 99
 MAX_BOX_COUNT = 99
 BOX_TOKENS = MAX_TOKENS  # "67 Supply Tokens ... include the Jason Supply Tokens": never more out of the bag
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
-READINGS = {option.key: option for option in (CRITICAL_SET,)}
+READINGS = {option.key: option for option in (CRITICAL_SET, STASH_CARDS, STASH_WHEN, STASH_END)}
 HIDDEN_STASH = "hidden-stash"
 FEAR_CARDS = {"other": "a Fear Card", HIDDEN_STASH: "the Hidden Stash Fear Card"}
 NOTHING = "nothing"  # the Backpack choice that saves no Supply
@@ -110,7 +120,7 @@ def new_state(seats: list[int], options: dict[str, Any], profile: dict[str, Any]
         "box": None,  # the Camp Bag's tokens as the host counted them from the box (all of them)
         "players": {str(seat): {"board": empty_board(), "backpack": [], "escape": False, "escape_night": None,
                                 "fear_cards": dealt, "returned": False, "dropped": False, "nights": [],
-                                "stash": empty_stash(), "stash_card": False}
+                                "stash": empty_stash(), "stash_card": False, "stash_open": False}
                     for seat in seats},
         "last_drop_offs": [],  # the breakdowns of the night just scored, for every screen
     }
@@ -161,9 +171,16 @@ def found_tonight(player: dict[str, Any]) -> dict[str, int]:
     return {supply: player["board"][supply] + stash[supply] for supply in SUPPLIES}
 
 
-def pool_of(player: dict[str, Any]) -> dict[str, int]:
-    """The supplies a player drops off or saves tonight: what they found tonight plus their Backpack."""
-    pool = found_tonight(player)
+def stash_dropped(state: State) -> bool:
+    """Whether tonight's drop-off takes the Hidden Stash: by the `stash_end` reading, and always after the last night
+    ('all Supplies (including those in Backpacks) are dropped off')."""
+    return reading(state, "stash_end") == "drop-off" or state["night"] == state["nights"]
+
+
+def pool_of(state: State, player: dict[str, Any]) -> dict[str, int]:
+    """The supplies a player drops off or saves tonight: the Player Board, the Backpack, and the Hidden Stash unless
+    it stays in play."""
+    pool = found_tonight(player) if stash_dropped(state) else {supply: player["board"][supply] for supply in SUPPLIES}
     for supply in player["backpack"]:
         pool[supply] += 1
     return pool
@@ -171,7 +188,12 @@ def pool_of(player: dict[str, Any]) -> dict[str, int]:
 
 def carried(state: State, player: dict[str, Any]) -> dict[str, int]:
     """What the Critical Supply set is checked on, by the reading in force (`critical_set`)."""
-    return pool_of(player) if reading(state, "critical_set") == "backpack" else found_tonight(player)
+    if reading(state, "critical_set") != "backpack":
+        return found_tonight(player)
+    held = found_tonight(player)
+    for supply in player["backpack"]:
+        held[supply] += 1
+    return held
 
 
 def holds_set(board: Mapping[str, int], wanted: Mapping[str, int]) -> bool:
@@ -396,16 +418,22 @@ def fear(state: State, move: Move, seat: int):
     if card == HIDDEN_STASH:
         if target is not None:
             raise IllegalAction("The Hidden Stash keeps your own Supplies safe: leave the target out.")
-        if player.get("stash_card"):
-            raise IllegalAction(f"{seat_name(seat)} already has a Hidden Stash in play tonight.")
+        if player.get("stash_card") and reading(state, "stash_cards") == "one":
+            raise IllegalAction(f"{seat_name(seat)} already has a Hidden Stash in play: at this table a counselor has "
+                                "one at a time (the setup option 'Hidden Stash Fear Cards in play').")
     after = copied(state)
     mine = after["players"][str(seat)]
     mine["fear_cards"] -= 1
     if card == HIDDEN_STASH:
+        another = "another" if mine.get("stash_card") else "the"
         mine["stash_card"] = True
         mine.setdefault("stash", empty_stash())
-        return _pass_turn(after, seat, ["played the Hidden Stash Fear Card: Supplies moved onto it are safe from "
-                                        "Jason tonight."])
+        when = (" (now, before the next counselor's turn)" if reading(state, "stash_when") == "when-played"
+                else "")
+        after, events = _pass_turn(after, seat, [f"played {another} Hidden Stash Fear Card: Supplies moved onto it"
+                                                 f"{when} are safe from Jason."])
+        after["players"][str(seat)]["stash_open"] = True  # until the next counselor's turn action
+        return after, events
     on = f" on {seat_name(target)}" if target is not None else ""
     return _pass_turn(after, seat, [f"played a Fear Card{on}."])
 
@@ -430,6 +458,9 @@ def stash(state: State, move: Move, seat: int):
     if not player.get("stash_card"):
         raise IllegalAction(f"{seat_name(seat)} has no Hidden Stash in play: play the Hidden Stash Fear Card first "
                             "(Play a Fear Card, card: hidden-stash).")
+    if not stash_open(state, player):
+        raise IllegalAction("At this table Supplies go onto a Hidden Stash only as the card is played, before the next "
+                            "counselor's turn (the setup option 'Supplies go onto a Hidden Stash').")
     supply, count = move["supply"], move["count"]
     if player["board"][supply] < count:
         raise IllegalAction(f"{seat_name(seat)}'s Player Board holds {counted(supply, player['board'][supply])}, "
@@ -500,11 +531,18 @@ def _claim_critical(state: State) -> int | None:
     return None
 
 
+def stash_open(state: State, player: dict[str, Any]) -> bool:
+    """Whether Supplies may go onto this counselor's Hidden Stash now, by the `stash_when` reading."""
+    return reading(state, "stash_when") == "any-time" or bool(player.get("stash_open"))
+
+
 def _pass_turn(state: State, seat: int, texts: list[str]) -> tuple[State, list[Event]]:
     """Hand the turn on clockwise; when nobody is left searching, the night ends and drop-off begins."""
     events = [Event(text) for text in texts]
     if state["turn"] != seat:  # a correction on someone else's turn: the turn stays where it is
         return state, events
+    for player in state["players"].values():  # a turn action ends the moment a Hidden Stash was played in
+        player["stash_open"] = False
     following = next_turn(state, seat)
     if following is None:
         state["turn"] = None
@@ -517,24 +555,30 @@ def _pass_turn(state: State, seat: int, texts: list[str]) -> tuple[State, list[E
     return state, events
 
 
+def escape_sends_jason_back(state: State, player: dict[str, Any]) -> bool:
+    """'This token may be discarded to remove a Jason Token on their Player Board on another night': a discard now
+    sends a Jason token back to the Camp Bag."""
+    return escape_usable(state, player) and player["board"]["jason"] >= 1
+
+
 @MOVES.move("escape", "Discarding an Escape Token", _whose(), label="Discard the Escape Token")
 @_for_counselor
 def escape(state: State, move: Move, seat: int):
     """'An Escape Token may be discarded by its owner at any time and does not count as an action.'"""
-    if state["phase"] != "night":
-        raise IllegalAction("Escape Tokens remove a Jason token during the night; now it's drop-off.")
     player = state["players"][str(seat)]
     if not player["escape"]:
         raise IllegalAction(f"{seat_name(seat)} holds no Escape Token.")
-    if not escape_usable(state, player):
-        raise IllegalAction("An Escape Token removes a Jason token on another night than the one it was gained.")
-    if player["board"]["jason"] < 1:
-        raise IllegalAction(f"There is no Jason token on {seat_name(seat)}'s Player Board to send back.")
     after = copied(state)
     mine = after["players"][str(seat)]
-    mine["board"]["jason"] -= 1
     mine["escape"], mine["escape_night"] = False, None
-    return after, [Event("discarded an Escape Token: a Jason token goes from the Player Board back to the Camp Bag.")]
+    if escape_sends_jason_back(state, player):
+        mine["board"]["jason"] -= 1
+        return after, [Event("discarded an Escape Token: a Jason token goes from the Player Board back to the Camp "
+                             "Bag.")]
+    why = ("it was gained tonight, and removes a Jason token only on another night"
+           if player["board"]["jason"] and not escape_usable(state, player)
+           else "there is no Jason token on the Player Board")
+    return after, [Event(f"discarded an Escape Token: no Jason token goes back ({why}).")]
 
 
 # ---- drop-off and the next night -----------------------------------------------------------------------------------
@@ -563,7 +607,7 @@ def _keep_choices(state: State, move: Mapping[str, Any]) -> list[str]:
     seat = _drop_seat(move)
     if seat is None or str(seat) not in state["players"] or state["night"] == state["nights"]:
         return [NOTHING]
-    return [keep_key(keep) for keep in keep_options(pool_of(state["players"][str(seat)]))]
+    return [keep_key(keep) for keep in keep_options(pool_of(state, state["players"][str(seat)]))]
 
 
 def _keep_refused(state: State, move: Mapping[str, Any], value: Any) -> str:
@@ -582,7 +626,7 @@ def _keep_refused(state: State, move: Mapping[str, Any], value: Any) -> str:
     if state["night"] == state["nights"]:
         return "After the fifth night everything is dropped off, Backpacks included; keep nothing."
     if seat is not None and str(seat) in state["players"]:
-        pool = pool_of(state["players"][str(seat)])
+        pool = pool_of(state, state["players"][str(seat)])
         for supply in items:
             if items.count(supply) > pool[supply]:
                 return f"{seat_name(seat)} has {counted(supply, pool[supply])} to save, not {items.count(supply)}."
@@ -600,7 +644,7 @@ def _bonus_choices(state: State, move: Mapping[str, Any]) -> list[str]:
     if seat is None or str(seat) not in state["players"] or not isinstance(move.get("keep", NOTHING), str):
         return ["best", "none"]
     try:
-        rest = without(pool_of(state["players"][str(seat)]), _kept(move))
+        rest = without(pool_of(state, state["players"][str(seat)]), _kept(move))
     except (KeyError, ValueError):
         return ["best", "none"]
     return ["best", *(option["key"] for option in bonuses(rest, state["values"]))]
@@ -635,7 +679,7 @@ def drop_off(state: State, move: Move, seat: int):
     keep = _kept(move)
     defense_cards = _defense_cards(state, move, player)
     try:
-        result = score(without(pool_of(player), keep), state["values"], move["bonus"],
+        result = score(without(pool_of(state, player), keep), state["values"], move["bonus"],
                        jason=player["board"]["jason"])
     except ScoringError as error:
         raise IllegalAction(str(error)) from None
@@ -712,7 +756,9 @@ def _score_night(after: State, seat: int, tonight: dict[str, Any], result: dict[
     if after["night"] == after["nights"]:
         mine["fear_cards"], mine["escape"], mine["escape_night"] = 0, False, None
     mine["board"] = empty_board()
-    mine["stash"], mine["stash_card"] = empty_stash(), False  # the Hidden Stash is dropped off and discarded
+    if stash_dropped(after):  # the Hidden Stash is dropped off and discarded (or stays in play: `stash_end`)
+        mine["stash"], mine["stash_card"] = empty_stash(), False
+    mine["stash_open"] = False
     mine["backpack"] = keep
     mine["dropped"] = True
     after["last_drop_offs"] = [entry for entry in after["last_drop_offs"]  # tonight's only: last night's go
@@ -916,14 +962,14 @@ def legal_actions(state: State, seat: int | None) -> list[dict[str, Any]]:
         return []
     actions: list[dict[str, Any]] = []
     for number in ([seat] if seat is not None else state["seats"]):
-        actions += _offer_night(state, number) + _offer_drop_off(state, number)
+        actions += _offer_night(state, number) + _offer_drop_off(state, number) + _offer_escape(state, number)
     if seat is None:
         actions += _offer_host(state)
     return actions
 
 
 def _offer_night(state: State, seat: int) -> list[dict[str, Any]]:
-    """'Search for Supplies ◊ Play a Fear Card ◊ Return to the Cabin' on a turn; Defense cards and Escape out of it."""
+    """'Search for Supplies ◊ Play a Fear Card ◊ Return to the Cabin' on a turn; Defense cards out of it."""
     player = state["players"][str(seat)]
     if state["phase"] != "night" or player["returned"]:
         return []
@@ -933,17 +979,20 @@ def _offer_night(state: State, seat: int) -> list[dict[str, Any]]:
         offers += _offer_searches(state, seat)
         if player["fear_cards"]:
             offers.append({"type": "fear", **mark})
-            if not player.get("stash_card"):
+            if not player.get("stash_card") or reading(state, "stash_cards") == "any":
                 offers.append({"type": "fear", **mark, "card": HIDDEN_STASH})
         offers.append({"type": "return", **mark})
     elif state["mode"] == "advanced" and player["fear_cards"]:
         offers.append({"type": "defense", **mark})
-    if escape_usable(state, player) and player["board"]["jason"]:
-        offers.append({"type": "escape", **mark})
-    if player.get("stash_card"):
+    if player.get("stash_card") and stash_open(state, player):
         offers += [{"type": "stash", **mark, "supply": supply, "count": 1} for supply in SUPPLIES
                    if player["board"][supply]]
     return offers
+
+
+def _offer_escape(state: State, seat: int) -> list[dict[str, Any]]:
+    """'An Escape Token may be discarded by its owner at any time and does not count as an action.'"""
+    return [{"type": "escape", "whose": seat}] if state["players"][str(seat)]["escape"] else []
 
 
 def _offer_searches(state: State, seat: int) -> list[dict[str, Any]]:
@@ -1035,6 +1084,32 @@ def outcome(state: State) -> Outcome | None:
     return Outcome(winners, text, shared=len(winners) > 1)
 
 
+def invariants(state: State) -> list[str]:
+    """What the box guarantees at every step: no more tokens out of the Camp Bag than the box's 67 (nor than the
+    host counted), at most one Jason token on a Player Board (the second is a Second Jason Attack), at most two
+    Supplies in a Backpack, at most one Escape Token each, and the Cabin holding exactly the counselors back."""
+    out = out_of_bag(state)
+    bag = bag_now(state)
+    checks = [(sum(out.values()) <= BOX_TOKENS, f"{sum(out.values())} tokens are out of the box's {BOX_TOKENS}."),
+              (bag is None or all(count >= 0 for count in bag.values()), "The Camp Bag holds fewer than 0 of a token."),
+              (1 <= state["night"] <= state["nights"], f"Night {state['night']} of {state['nights']}.")]
+    for seat in state["seats"]:
+        player, name = state["players"][str(seat)], seat_name(seat)
+        checks += [(0 <= player["board"]["jason"] <= 1, f"{name}'s Player Board holds {player['board']['jason']} "
+                                                        "Jason tokens."),
+                   (len(player["backpack"]) <= 2, f"{name}'s Backpack holds more than two Supplies."),
+                   (all(count >= 0 for count in (*player["board"].values(), *stash_of(player).values())),
+                    f"{name}'s board or Hidden Stash holds fewer than 0 of a token."),
+                   (0 <= player["fear_cards"] <= MAX_FEAR_CARDS, f"{name} holds {player['fear_cards']} Fear Cards."),
+                   (isinstance(player["escape"], bool), f"{name} holds more than one Escape Token.")]
+    if state["phase"] == "night":
+        back = [entry["seat"] for entry in state["cabin"]]
+        returned = [seat for seat in state["seats"] if state["players"][str(seat)]["returned"]]
+        checks.append((sorted(back) == returned, "The Cabin's Return spaces and the counselors back at the Cabin "
+                                                 "disagree."))
+    return broken(checks)
+
+
 def turn_seats(state: State) -> list[int]:
     """Whom the table waits for: the counselor whose turn it is, or everyone still to drop off."""
     if state["phase"] == "night":
@@ -1046,8 +1121,6 @@ def turn_seats(state: State) -> list[int]:
 
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
     """Everything is public on the table; add the derived numbers the screens show (odds, choices, the board check)."""
-    from .views import board_check, derive, turn_text  # the presentation arithmetic lives in its own pure module
-
     moves = legal_actions(state, viewer.seat) if viewer.moves else []
     return derive(state, viewer.seat) | seen(viewer, moves=moves, turn=turn_seats(state), turn_text=turn_text(state),
                                              board_check=board_check(state))
@@ -1067,7 +1140,375 @@ def figures(state: State) -> dict[str, Any]:
             "facts": [["Nights scored", f"{scored} of {state['nights']}"], ["Mode", state["mode"]]]}
 
 
-from .views import VIEW_SCHEMA  # noqa: E402  (the view's keys are declared beside the code that builds them)
+# ---- what the screens show, derived from the state -----------------------------------------------------------------
+# Odds, turn order, drop-off choices, the board check. Everything at this table is public, so every seat sees the same
+# facts; `mine` adds the seat's own choices (what the Backpack costs tonight, whether an Escape Token can dodge) to the
+# top of their phone. Each part of the view is built by a function named after what the Cabin Board or the rulebook
+# calls it.
+
+READING_WORDS = {  # (the reading, its value): a sentence for screens and docs, and a few words beside a button
+    ("critical_set", "board"): ("The Critical Supply set counts what you found tonight: the Player Board and a "
+                                "Hidden Stash, not the Backpack.", "Backpack not counted"),
+    ("critical_set", "backpack"): ("The Critical Supply set counts what you found tonight and the Supplies saved in "
+                                   "your Backpack.", "Backpack counted"),
+    ("stash_cards", "one"): ("A counselor has one Hidden Stash in play at a time.", "one Hidden Stash at a time"),
+    ("stash_cards", "any"): ("A counselor may play as many Hidden Stash cards as they hold.", "any number in play"),
+    ("stash_when", "any-time"): ("Supplies go onto a Hidden Stash any time during the night, as no action.",
+                                 "any time, no action"),
+    ("stash_when", "when-played"): ("Supplies go onto a Hidden Stash only as the card is played, before the next "
+                                    "counselor's turn.", "only as it is played"),
+    ("stash_end", "drop-off"): ("A Hidden Stash is dropped off with the board at the end of the night, and the card "
+                                "discarded.", "dropped off tonight"),
+    ("stash_end", "stays"): ("A Hidden Stash stays in play, its Supplies safe until the last drop-off.",
+                             "stays until the last night"),
+}
+
+
+def tokens_text(board: dict[str, int]) -> str:
+    """'2 Cleavers, 1 Axe, 1 Jason token' or 'nothing'."""
+    parts = [counted(supply, board[supply]) for supply in SUPPLIES if board.get(supply)]
+    if board.get("jason"):
+        parts.append(plural(board["jason"], "Jason token"))
+    return ", ".join(parts) or "nothing"
+
+
+def supplies(state: State) -> list[dict[str, Any]]:
+    """The Player Board's Supply value side, from the table's values (profile.toml): for forms and reminders."""
+    return [{"key": supply, "one": NAMES[supply][0], "many": NAMES[supply][1], "value": state["values"][supply]}
+            for supply in SUPPLIES]
+
+
+def readings(state: State) -> dict[str, dict[str, str]]:
+    """Each reading in force, with its words, so the screens that depend on it can say which one it is."""
+    return readings_shown(state, READINGS, READING_WORDS)
+
+
+# ---- the Cabin Board -----------------------------------------------------------------------------------------------
+
+def night_track(state: State) -> list[dict[str, Any]]:
+    """'Night 1 through Night 5, with the Night Marker on the current night. Each remaining night space holds one
+    Jason Supply Token.'"""
+    night = state["night"]
+    return [{"night": number, "current": number == night, "jason": number > night, "past": number < night}
+            for number in range(1, state["nights"] + 1)]
+
+
+def reward_text(points: int) -> str:
+    """A Return to the Cabin space's Bravery Bonus in words: '+card', '2 points +card'."""
+    return f"{plural(points, 'point')} +card" if points else "+card"
+
+
+def cabin_spaces(state: State) -> list[dict[str, Any]]:
+    """'The Return to the Cabin spaces ... read, in order: 1st — +CARD; 2nd — +CARD; 3rd — 1 +CARD ...'"""
+    spaces = []
+    for index, place in enumerate(ORDINALS):
+        entry = state["cabin"][index] if index < len(state["cabin"]) else None
+        spaces.append({"place": place, "reward": reward_text(state["bravery_points"][index]),
+                       "seat": entry["seat"] if entry else None, "attacked": bool(entry and entry["attacked"]),
+                       "critical": entry["critical"] if entry else 0})
+    return spaces
+
+
+def critical_objective(state: State) -> dict[str, Any]:
+    """The Critical Supply Objective space: the card as entered, who claimed it, and whether the host must enter it."""
+    card = state["critical"]
+    open_now = critical_open(state)
+    waiting = [entry["seat"] for entry in state["cabin"] if not entry["attacked"]] if card is None else []
+    return {"text": listing(counted(supply, count) for supply, count in card["set"].items()) if card else None,
+            "points": card["points"] if card else None, "claimed_by": card["claimed_by"] if card else None,
+            "needed": card is None and open_now, "correctable": card is not None and open_now,
+            "waiting": waiting}
+
+
+def bag_view(state: State) -> dict[str, Any] | None:
+    """The Camp Bag now, and the chance that the next search draws Jason, with the counts it comes from."""
+    bag = bag_now(state)
+    if bag is None:
+        return None
+    total = sum(bag.values())
+    chance = Fraction(bag["jason"], total) if total else Fraction(0)
+    return {"counts": bag, "total": total, "jason": bag["jason"], "chance": percent(chance),
+            "box_total": sum(state["box"].values()), "box": state["box"],
+            "lines": [[NAMES[supply][1], bag[supply]] for supply in SUPPLIES] + [["Jason tokens", bag["jason"]]]}
+
+
+# ---- the counselors ------------------------------------------------------------------------------------------------
+
+def turn_order(state: State) -> list[int]:
+    """Seats from the first player of the night round the table."""
+    seats = seating_of(state)
+    start = state["starter"] if state["starter"] in seats else seats[0]
+    index = seats.index(start)
+    return seats[index:] + seats[:index]
+
+
+def cabin_place(state: State, seat: int) -> tuple[int, dict[str, Any]] | None:
+    return next(((index + 1, entry) for index, entry in enumerate(state["cabin"]) if entry["seat"] == seat), None)
+
+
+def status(state: State, seat: int) -> str:
+    """Where the counselor is: searching, their turn, back at the Cabin (or fled), dropping off, home."""
+    if state["phase"] == "over":
+        return "home"
+    if state["phase"] == "drop-off":
+        return "dropped off" if state["players"][str(seat)]["dropped"] else "dropping off"
+    place = cabin_place(state, seat)
+    if place and place[1]["attacked"]:
+        return f"fled from Jason, Cabin {ORDINALS[place[0] - 1]}"
+    if place:
+        return f"Cabin {ORDINALS[place[0] - 1]}"
+    return "their turn" if state["turn"] == seat else "searching"
+
+
+def counselor_row(state: State, seat: int) -> dict[str, Any]:
+    """One counselor on the scoreboard and in the board check."""
+    player = state["players"][str(seat)]
+    place = cabin_place(state, seat)
+    tonight = place[1]["bravery"] + place[1]["critical"] if place else 0
+    return {"seat": seat, "name": seat_name(seat), "status": status(state, seat),
+            "turn": state["turn"] == seat, "returned": player["returned"],
+            "attacked": bool(place and place[1]["attacked"]), "board": tokens_text(player["board"]),
+            "stash": tokens_text(stash_of(player)), "stash_card": bool(player.get("stash_card")),
+            "backpack": keep_label(player["backpack"]) if player["backpack"] else "empty",
+            "escape": player["escape"], "fear_cards": player["fear_cards"], "tonight": tonight,
+            "escape_usable": escape_usable(state, player),
+            "jason": player["board"]["jason"], "dropped": player["dropped"],
+            "nights": {str(entry["night"]): entry["total"] for entry in player["nights"]},
+            "pending": 0 if player["dropped"] or state["phase"] == "over" else tonight,
+            "cells": night_cells(state, player, tonight), "total": total_points(player)}
+
+
+def night_cells(state: State, player: dict[str, Any], tonight: int) -> list[str]:
+    """The scoreboard's cell for each night: its points, '–' for a night gone by with none, '+N' for tonight's
+    points not yet dropped off, blank for nights to come."""
+    scored = {entry["night"]: entry["total"] for entry in player["nights"]}
+    pending = 0 if player["dropped"] or state["phase"] == "over" else tonight
+    cells = []
+    for night in range(1, state["nights"] + 1):
+        text = str(scored[night]) if night in scored else ("–" if night < state["night"] or state["phase"] == "over"
+                                                           else "")
+        cells.append(text + (f"+{pending}" if night == state["night"] and pending else ""))
+    return cells
+
+
+def drop_off_choices(state: State, seat: int) -> dict[str, Any]:
+    """Every Backpack choice with tonight's points (best bonus) and what it costs against keeping nothing."""
+    player = state["players"][str(seat)]
+    pool = pool_of(state, player)
+    final = state["night"] == state["nights"]
+    scored = []
+    for keep in [()] if final else keep_options(pool):
+        result = score(without(pool, keep), state["values"], jason=player["board"]["jason"])
+        scored.append({"value": keep_key(keep), "label": keep_label(keep), "points": result["points"],
+                       "bonus": result["bonus"]["label"], "breakdown": result["breakdown"]})
+    for choice in scored:
+        choice["cost"] = scored[0]["points"] - choice["points"]
+    rewards = _cabin_rewards(state, seat)
+    return {"seat": seat, "pool": tokens_text({**pool, "jason": player["board"]["jason"]}), "final": final,
+            "bravery": rewards["bravery"], "critical": rewards["critical"], "attacked": rewards["attacked"],
+            "choices": scored, "bonuses": [option for option in bonuses(pool, state["values"])
+                                           if option["key"] != "none"],
+            "fear_cards": player["fear_cards"], "escape": player["escape"], "defense_asked": final_count(state),
+            "advanced": state["mode"] == "advanced"}
+
+
+def mine(state: State, seat: int) -> dict[str, Any]:
+    """One counselor's situation: their turn options, what a return earns now, the risk of the next search."""
+    player = state["players"][str(seat)]
+    card = state["critical"]
+    place = len(state["cabin"]) + 1
+    bravery = state["bravery_points"][min(place, len(state["bravery_points"])) - 1]
+    holds = holds_set(carried(state, player), card["set"]) if card else False
+    worth = score({supply: player["board"][supply] for supply in SUPPLIES}, state["values"])
+    bag = bag_now(state)
+    searching = state["phase"] == "night" and not player["returned"]
+    return {"seat": seat, "name": seat_name(seat), "my_turn": state["phase"] == "night" and state["turn"] == seat,
+            "searching": searching, "second": player["board"]["jason"] >= 1,
+            "dodge": player["board"]["jason"] >= 1 and escape_usable(state, player),
+            "attacked": any(entry["seat"] == seat and entry["attacked"] for entry in state["cabin"]),
+            "risk": percent(Fraction(bag["jason"], sum(bag.values()))) if bag and sum(bag.values()) else None,
+            "return_place": ORDINALS[min(place, 6) - 1],
+            "return_reward": f"{plural(bravery, 'point')} and a Fear card" if bravery else "a Fear card",
+            "claims_critical": bool(card and card["claimed_by"] is None and holds),
+            "critical_points": card["points"] if card else 0, "critical_entered": card is not None,
+            "board_worth": worth["points"], "board_bonus": worth["bonus"]["label"],
+            "fear_cards": player["fear_cards"], "escape": player["escape"],
+            "escape_usable": escape_sends_jason_back(state, player),
+            "board": tokens_text(player["board"]), "stash": tokens_text(stash_of(player)),
+            "stash_card": bool(player.get("stash_card")),
+            "backpack": keep_label(player["backpack"]) if player["backpack"] else "empty",
+            "counts": dict(player["board"])}
+
+
+def seating_shown(state: State) -> dict[str, Any]:
+    """Round the table: the order turns go in, and whether it is only assumed (seat order) or the host's entry."""
+    order = seating_of(state)
+    assumed = same_round(order, list(state["seats"]))
+    return {"order": order, "text": ", ".join(str(seat) for seat in order), "assumed": assumed,
+            "source": "assumed" if assumed else "entered"}
+
+
+# ---- the shared keys' words ----------------------------------------------------------------------------------------
+
+def turn_text(state: State) -> str:
+    """Whose move the table waits for, in the rulebook's words."""
+    if state["phase"] == "over":
+        over = outcome(state)
+        return over.text if over else "Help has arrived."
+    if state["phase"] == "drop-off":
+        waiting = turn_seats(state)
+        if len(waiting) > 2:  # the seats' chips beside it say who; a phone's banner stays two lines
+            return f"Drop off supplies: {len(waiting)} counselors to go."
+        return f"Drop off supplies: waiting for {listing(seat_name(seat) for seat in waiting)}."
+    return f"{seat_name(state['turn'])}'s turn on Night {state['night']}."
+
+
+def board_check(state: State) -> list[str]:
+    """What the cardboard should show now: the night track, the card, the Cabin, the bag, every board."""
+    waiting = jason_waiting(state)
+    card = critical_objective(state)
+    lines = [f"Night Marker on Night {state['night']}; {plural(waiting, 'Jason token')} waiting on the night track.",
+             "Critical Supply: " + (f"{card['text']}, {card['points']} points"
+                                     + (f", claimed by {seat_name(card['claimed_by'])}" if card["claimed_by"]
+                                        else "") if card["text"] else "not entered") + ".",
+             "Cabin: " + (", ".join(f"{space['place']} {seat_name(space['seat'])}"
+                                    + (" (dark side up)" if space["attacked"] else "")
+                                    for space in cabin_spaces(state) if space["seat"]) or "nobody back yet") + "."]
+    bag = bag_view(state)
+    if bag:
+        lines.append("Camp Bag: " + ", ".join(f"{count} {label}" for label, count in bag["lines"])
+                     + f" ({bag['total']}).")
+    for seat in state["seats"]:
+        row = counselor_row(state, seat)
+        stash = f"; Hidden Stash: {row['stash']}" if row["stash_card"] or row["stash"] != "nothing" else ""
+        lines.append(f"{row['name']}: board {row['board']}{stash}; Backpack {row['backpack']}; "
+                     f"{plural(row['fear_cards'], 'Fear Card')}" + ("; Escape Token" if row["escape"] else "") + ".")
+    return lines
+
+
+def derive(state: State, seat: int | None) -> dict[str, Any]:
+    """The game's own keys of the view: the state (its `turn` is `turn_seat` here) and what the screens show."""
+    shown = {key: copied(value) for key, value in state.items() if key != "turn"}
+    rows = [counselor_row(state, number) for number in turn_order(state)]
+    shown |= {
+        "turn_seat": state["turn"],
+        "readings": readings(state),
+        "supplies": supplies(state),
+        "box_tokens": BOX_TOKENS,
+        "seating": seating_shown(state),
+        "seat_names": {str(number): seat_name(number) for number in state["seats"]},
+        "turn_name": seat_name(state["turn"]) if state["turn"] else None,
+        "final_night": state["night"] == state["nights"],
+        "jason_waiting": jason_waiting(state),
+        "night_track": night_track(state),
+        "cabin_spaces": cabin_spaces(state),
+        "critical_card": critical_objective(state),
+        "critical_text": critical_objective(state)["text"],
+        "bag": bag_view(state),
+        "order": rows,
+        "scoreboard": sorted(rows, key=lambda row: row["seat"]),
+        "standings": [{"seat": number, "name": seat_name(number), "points": points}
+                      for number, points in standings(state)],
+        "nights_list": list(range(1, state["nights"] + 1)),
+        "drop_offs": {str(number): drop_off_choices(state, number)
+                      for number in ([seat] if seat is not None else state["seats"])
+                      if state["phase"] == "drop-off" and not state["players"][str(number)]["dropped"]},
+        "last_scored": [dict(entry, name=seat_name(entry["seat"])) for entry in state["last_drop_offs"]],
+        "mine": mine(state, seat) if seat is not None and seat in state["seats"] else None,
+        "targets": [{"seat": row["seat"], "name": row["name"]} for row in rows if not row["returned"]],
+    }
+    shown["acting"] = shown["mine"] or (mine(state, state["turn"]) if state["turn"] else None)
+    return shown
+
+
+# ---- the view's own keys, as a JSON Schema (checked by the contract test, documented in docs/API.md) -----------------
+
+_SEAT_OR_NULL = {"type": ["integer", "null"]}
+_COUNTS = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}
+_ROW = {"type": "object", "required": ["seat", "name", "status", "turn", "returned", "attacked", "board", "stash",
+                                       "backpack", "escape", "fear_cards", "nights", "pending", "cells", "total"],
+        "properties": {"seat": {"type": "integer"}, "name": {"type": "string"}, "status": {"type": "string"},
+                       "board": {"type": "string"}, "stash": {"type": "string"}, "backpack": {"type": "string"},
+                       "fear_cards": {"type": "integer", "minimum": 0}, "total": {"type": "integer"},
+                       "nights": {"type": "object", "additionalProperties": {"type": "integer"}},
+                       "cells": {"type": "array", "items": {"type": "string"}}}}
+_PLAYER = {"type": "object", "required": ["board", "backpack", "escape", "escape_night", "fear_cards", "returned",
+                                          "dropped", "nights"],
+           "properties": {"board": _COUNTS, "stash": _COUNTS, "stash_card": {"type": "boolean"},
+                          "backpack": {"type": "array", "items": {"enum": list(SUPPLIES)}, "maxItems": 2},
+                          "escape": {"type": "boolean"}, "escape_night": _SEAT_OR_NULL,
+                          "fear_cards": {"type": "integer", "minimum": 0}, "returned": {"type": "boolean"},
+                          "dropped": {"type": "boolean"}, "nights": {"type": "array", "items": {
+                              "type": "object", "required": ["night", "bravery", "critical", "drop_off", "extras",
+                                                             "total", "kept", "breakdown"]}}}}
+_CHOICES = {"type": "object", "required": ["seat", "pool", "final", "bravery", "critical", "attacked", "choices",
+                                           "bonuses", "fear_cards", "defense_asked"],
+            "properties": {"choices": {"type": "array", "items": {
+                "type": "object", "required": ["value", "label", "points", "bonus", "breakdown", "cost"]}}}}
+_MINE = {"type": "object", "required": ["seat", "name", "my_turn", "searching", "second", "dodge", "attacked", "risk",
+                                        "return_place", "return_reward", "claims_critical", "critical_points",
+                                        "critical_entered", "board_worth", "fear_cards", "escape", "escape_usable",
+                                        "board", "stash", "stash_card", "backpack", "counts"],
+         "properties": {"risk": {"type": ["string", "null"]}, "counts": _COUNTS}}
+VIEW_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["seats", "mode", "readings", "nights", "night", "phase", "turn_seat", "turn_name", "values",
+                 "bravery_points", "cabin", "critical", "box", "players", "supplies", "box_tokens", "night_track",
+                 "cabin_spaces", "critical_card", "bag", "order", "seating", "scoreboard", "standings", "drop_offs",
+                 "last_scored", "mine", "acting", "targets"],
+    "properties": {
+        "seats": {"type": "array", "items": {"type": "integer"}},
+        "mode": {"enum": ["basic", "advanced"]},
+        "readings": {"type": "object", "additionalProperties": {
+            "type": "object", "required": ["value", "text", "short", "label", "source"],
+            "properties": {"source": {"enum": ["verified", "assumed"]}}}},
+        "nights": {"type": "integer", "minimum": 1},
+        "night": {"type": "integer", "minimum": 1},
+        "phase": {"enum": ["night", "drop-off", "over"]},
+        "starter": {"type": "integer"},
+        "turn_seat": _SEAT_OR_NULL,
+        "turn_name": {"type": ["string", "null"]},
+        "values": _COUNTS,
+        "bravery_points": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+        "cabin": {"type": "array", "items": {"type": "object", "required": ["seat", "attacked", "bravery",
+                                                                            "critical"]}},
+        "critical": {"oneOf": [{"type": "null"}, {"type": "object", "required": ["set", "points", "claimed_by"],
+                                                  "properties": {"set": _COUNTS, "points": {"type": "integer"},
+                                                                 "claimed_by": _SEAT_OR_NULL}}]},
+        "box": {"oneOf": [{"type": "null"}, _COUNTS]},
+        "players": {"type": "object", "additionalProperties": _PLAYER},
+        "last_drop_offs": {"type": "array"},
+        "supplies": {"type": "array", "items": {"type": "object", "required": ["key", "one", "many", "value"]}},
+        "box_tokens": {"type": "integer", "minimum": 1},
+        "seating": {"type": "object", "required": ["order", "text", "assumed", "source"],
+                    "properties": {"order": {"type": "array", "items": {"type": "integer"}},
+                                   "source": {"enum": ["assumed", "entered"]}}},
+        "seat_names": {"type": "object", "additionalProperties": {"type": "string"}},
+        "final_night": {"type": "boolean"},
+        "jason_waiting": {"type": "integer", "minimum": 0},
+        "night_track": {"type": "array", "items": {"type": "object", "required": ["night", "current", "jason",
+                                                                                  "past"]}},
+        "cabin_spaces": {"type": "array", "items": {"type": "object", "required": ["place", "reward", "seat",
+                                                                                   "attacked", "critical"],
+                                                    "properties": {"seat": _SEAT_OR_NULL}}},
+        "critical_card": {"type": "object", "required": ["text", "points", "claimed_by", "needed", "correctable",
+                                                         "waiting"]},
+        "critical_text": {"type": ["string", "null"]},
+        "bag": {"oneOf": [{"type": "null"}, {"type": "object", "required": ["counts", "total", "jason", "chance",
+                                                                            "box_total", "lines"]}]},
+        "order": {"type": "array", "items": _ROW},
+        "scoreboard": {"type": "array", "items": _ROW},
+        "standings": {"type": "array", "items": {"type": "object", "required": ["seat", "name", "points"]}},
+        "nights_list": {"type": "array", "items": {"type": "integer"}},
+        "drop_offs": {"type": "object", "additionalProperties": _CHOICES},
+        "last_scored": {"type": "array", "items": {"type": "object", "required": ["seat", "night", "breakdown",
+                                                                                  "points", "name"]}},
+        "mine": {"oneOf": [{"type": "null"}, _MINE]},
+        "acting": {"oneOf": [{"type": "null"}, _MINE]},
+        "targets": {"type": "array", "items": {"type": "object", "required": ["seat", "name"]}},
+    },
+}
+
 
 __all__ = ["MOVES", "READINGS", "VIEW_SCHEMA", "new_state", "legal_actions", "apply", "outcome", "view", "figures",
            "bag_now", "out_of_bag", "pool_of", "keep_options", "reading"]

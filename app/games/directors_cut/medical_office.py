@@ -12,7 +12,7 @@ from typing import Any
 from ..contract import Event, IllegalAction, copied
 from ..words import listing
 from .nights import night_of
-from .story import REVIVE_COUNTS, guard_name, question
+from .story import REVIVE_COUNTS, freddy_room_note, guard_name, question
 
 
 def _alive(state: dict[str, Any]) -> list[int]:
@@ -51,7 +51,8 @@ def revive(state: dict[str, Any], guard: int, office: list[int], actor: int | No
     after["guards"][str(guard)] = "alive"
     after["revive_used"] = True
     names = listing(guard_name(seat) for seat in sorted(office))
-    return after, [Event(f"{names} in the Medical Office revive {guard_name(guard)}, who goes back to the start.")]
+    return after, [Event(f"{names} in the Medical Office revive {guard_name(guard)}, who goes back to the start."
+                         f"{freddy_room_note(after)}")]
 
 
 def revive_options(state: dict[str, Any]) -> list[dict[str, Any]]:

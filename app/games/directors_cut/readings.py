@@ -13,10 +13,10 @@ from .nights import Night, night_of
 
 # A table stored before a reading became a setup option plays on as it began, by the reading the app used then.
 STORED_BEFORE = {"freddy_enters": "his-turn", "foxy_odd_roll": "full-turn", "golden_freddy_early": "rolls",
-                 "foxy_inactive": "night"}
+                 "foxy_inactive": "night", "dead_guards": "share"}
 # The questions whose answer or roll a reading decides, so the screen shows the reading beside them.
 ASKS = {"freddy_enters": ("freddy_room",), "foxy_odd_roll": ("foxy_blocked",), "foxy_inactive": ("foxy_blocked",),
-        "golden_freddy_early": ("golden_freddy",)}
+        "golden_freddy_early": ("golden_freddy",), "dead_guards": ("attack",)}
 
 
 def reading(state: dict[str, Any], key: str) -> str:
@@ -30,6 +30,8 @@ def matters(night: Night, key: str) -> bool:
         return night.freddy_moves
     if key in ("foxy_odd_roll", "foxy_inactive"):
         return night.foxy_moves
+    if key == "dead_guards":
+        return True
     return not night.card_moves_golden_freddy
 
 

@@ -3,7 +3,11 @@
 Pure: no Flask, no SQLAlchemy. The board stays on the table, so the app never guesses where pieces stand: it rolls,
 applies tonight's modifiers, and asks exactly one question at a time (`state["ask"]`) of whoever can see the answer:
 a guard's phone for its own movement and attack rolls, an animatronic's player for their piece, the host otherwise.
-The host's one tap `run-rolls` makes every GM roll that needs no eyes on the board, up to the next question.
+With the table's dice on `app` (the default), a roll that needs nobody's eyes (a guard's move, the GM's rolls for
+Foxy, Golden Freddy and an animatronic no player runs) is made with the tap before it, so a quiet full turn is one tap
+per question only eyes can answer: each guard's "Moved" (with where it ended, on nights Freddy listens) and the
+questions about Bonnie and Chica. A question about one guard is asked on that guard's phone. On `tap`, each roll waits
+for its tap (the app's roll, or the face a real die showed) and the host's `run-rolls` makes the GM's rolls at once.
 
 Readings of loose sentences, each a setup option labelled assumed (__init__.py; docs/games/directors-cut.md):
 - `freddy_enters` (default `now`): "If a Guard enters Freddy's line of sight to activate him, Freddy moves to the
@@ -17,12 +21,22 @@ Readings of loose sentences, each a setup option labelled assumed (__init__.py; 
   rolls are done by the GM.", so he rolls. `rests`: he doesn't move until a card says "All animatronics".
 - `foxy_inactive` (default `night`): "an even roll inactivates Foxy" says not for how long: the rest of the night,
   or (`next`) his next turn only.
+- `dead_guards` (default `lose`): "If the guards survive 10 full turns they win." is all the text says. A guard who
+  died didn't survive the full turns, so only the guards alive at the end win; `revivable`: a dead guard shares the
+  win on a night with a Medical Office revive (they could still come back); `share`: every guard Golden Freddy didn't
+  eliminate shares it.
+The board's own rules ("Guards can move through other Guards, but not finish on the same tile ...", "Animatronics can
+not move through other Animatronics ...") stay on the cardboard; the screens show them at the step where a guard or
+an animatronic moves. The app keeps where the table last said each animatronic stands (its start, the tile Bonnie
+rolled), and the host's `correct` move sets an animatronic's place or Freddy's state, for what only the board shows:
+a revived guard or Foxy's reset putting a guard in Freddy's room (or leaving none in it) wakes him too, and an
+animatronic that ends on another's tile "sits on a tile next to the other Animatronic".
 Readings kept in the procedures, without an option:
 - "If a Guard is in line of sight of Bonnie after she moves that Guard is attacked": every guard in her line of sight
   is attacked, one at a time; she is asked about the others after each attack.
 - "Once Freddy attacks a Guard he goes inactive": a hunt that meets nobody is no attack, so Freddy stays awake.
-- "they are eliminated from the game (and cannot be revived)": an eliminated guard is out and shares no win; a dead
-  guard can still be revived, so they are in the night and share the guards' win.
+- "they are eliminated from the game (and cannot be revived)": an eliminated guard is out and shares no win, whatever
+  the `dead_guards` reading.
 """
 
 from __future__ import annotations
@@ -30,7 +44,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...dice import DiceError, check_physical, parse
-from ..contract import Event, IllegalAction, Outcome, Viewer, copied, seen
+from ..contract import Event, IllegalAction, Outcome, Viewer, broken, copied, seen
 from ..moves import Choice, Count, Move, Moves, MoveType, Numbers, SeatField, seat_text
 from ..options import OptionError
 from ..words import listing, plural
@@ -42,14 +56,20 @@ from .story import (
     CHOICE_LABELS,
     FOXY_PATH,
     FREDDY_ROOM,
+    FREDDY_STATES,
+    MOVED,
     NAMES,
     board,
     board_lines,
+    board_rule,
+    freddy_room_note,
     golden_freddy_moves,
     guard_name,
     me_of,
     odds_view,
     piece_name,
+    place_of,
+    place_words,
     question,
     seat_name,
     sight_rule,
@@ -61,7 +81,7 @@ ANIMATRONICS = ("bonnie", "chica", "foxy", "freddy", "golden_freddy")
 ROLL_ASKS = ("move", "bonnie", "chica", "foxy", "foxy_blocked", "freddy", "golden_freddy", "attack")
 GUARD_ROLLS = ("move", "attack")  # always a guard's own roll, on their phone
 MISSES = ("foxy", "golden_freddy")  # rolls that do nothing unless they show a trigger number
-CHOICE_ASKS = {"freddy_room": FREDDY_ROOM, "foxy_path": FOXY_PATH}
+CHOICE_ASKS = {"freddy_room": FREDDY_ROOM, "foxy_path": FOXY_PATH, "moved": MOVED}
 
 MOVES = Moves("Director's Cut", example='{"type": "roll"}',
               offer="isn't a move in Director's Cut; you can roll, answer the question on screen, or revive a guard "
@@ -98,6 +118,8 @@ def new_state(seats: list[int], options: dict[str, Any], profile: dict[str, Any]
         "foxy": "ready" if tonight.foxy_moves else "resting", "foxy_back": None,
         "freddy_enters": options["freddy_enters"], "foxy_odd_roll": options["foxy_odd_roll"],
         "golden_freddy_early": options["golden_freddy_early"], "foxy_inactive": options["foxy_inactive"],
+        "dead_guards": options["dead_guards"], "rolling": options["rolling"],
+        "places": dict.fromkeys(ANIMATRONICS, "start"),
         "revive_used": False, "last_roll": None, "last_rolls": [], "deaths": [],
     }
     _start_from(state, 0, [])
@@ -114,6 +136,11 @@ def night(state: dict[str, Any]) -> Night:
 
 def _alive(state: dict[str, Any]) -> list[int]:
     return [int(seat) for seat, status in state["guards"].items() if status == "alive"]
+
+
+def _placed(state: dict[str, Any], piece: str, place: str | int | None) -> None:
+    """Where an animatronic stands now, as far as the app can tell: its start, a tile, or None (the board knows)."""
+    state.setdefault("places", dict.fromkeys(ANIMATRONICS))[piece] = place
 
 
 def _ask(state: dict[str, Any], kind: str, who: int | None, **extra: Any) -> None:
@@ -204,6 +231,7 @@ def _start_freddy(state: dict[str, Any], events: list[Event]) -> bool:
     target = state["freddy_target"]
     if mode == "strike" and target is not None and state["guards"][str(target)] == "alive":
         events.append(Event(f"Freddy moves to {guard_name(target)}, who woke him, and attacks!"))
+        _placed(state, "freddy", None)
         _ask(state, "attack", target, attacker="freddy")
         return True
     if mode == "strike":
@@ -320,6 +348,7 @@ def roll(state: dict[str, Any], move: Move, rng: Any):
     after["last_rolls"] = []
     events: list[Event] = []
     _rolled(after, ask, rolled.total, values is not None, events)
+    _roll_while(after, rng, events, _rolls_itself)
     return after, events
 
 
@@ -334,9 +363,7 @@ def run_rolls(state: dict[str, Any], move: Move, rng: Any):
     after = copied(state)
     after["last_rolls"] = []
     events: list[Event] = []
-    while _gm_roll(after["ask"]):
-        ask = after["ask"]
-        _rolled(after, ask, rng.roll(f"d{_die_of(after, ask)}", _why(ask)).total, False, events)
+    _roll_while(after, rng, events, lambda state: _gm_roll(state["ask"]))
     return after, events
 
 
@@ -355,6 +382,9 @@ def answer(state: dict[str, Any], move: Move, rng: Any):
     after = copied(state)
     events: list[Event] = []
     ANSWERS[ask["kind"]](after, ask, guard if choice is None else choice, events)
+    if _rolls_itself(after):
+        after["last_rolls"] = []  # the rolls this tap made replace the last tap's on every screen
+    _roll_while(after, rng, events, _rolls_itself)
     return after, events
 
 
@@ -362,6 +392,83 @@ def answer(state: dict[str, Any], move: Move, rng: Any):
 def revive_guard(state: dict[str, Any], move: Move, rng: Any):
     """The Medical Office revive: a dead guard back to the start, once a night from The Fourth Night."""
     return revive(state, move["guard"], move["office"], move.actor)
+
+
+# ---- the host's corrections: what only the board shows ---------------------------------------------------------------
+
+def _freddy_choices(state: dict[str, Any], move: Move) -> list[str]:
+    return list(FREDDY_STATES) if night(state).freddy_moves else []
+
+
+def _freddy_refused(state: dict[str, Any], move: Move, value: Any) -> str:
+    if not night(state).freddy_moves:
+        return f"Freddy isn't allowed to move on {night(state).label}: he has no state to correct."
+    return f"Say Freddy's state as one of: {', '.join(FREDDY_STATES)}."
+
+
+def _highest_tile(state: dict[str, Any], move: Move) -> int:
+    """A tile number the table can name: Bonnie 'Moves to the tile number that is rolled on her dice', so the tiles
+    are numbered at least as far as the table's largest die."""
+    return max(state["dice"].values())
+
+
+def _freddy_acting(state: dict[str, Any]) -> bool:
+    """Whether Freddy is in the middle of his own move (rolled, meeting a guard, or attacking one)."""
+    ask = state["ask"]
+    return ask["kind"] in ("freddy", "freddy_met") or (ask["kind"] == "attack" and ask.get("attacker") == "freddy")
+
+
+def _freddy_words(mode: str, target: int | None) -> str:
+    return f"awake, going for {guard_name(target)}" if mode == "strike" else FREDDY_STATES[mode]
+
+
+@MOVES.move("correct", "Correcting the board",
+            Choice("freddy", "Freddy's state", _freddy_choices, optional=True, picked=True, wrong=_freddy_refused,
+                   help="inactive, strike (awake, going for the target guard) or hunt (awake, hunting the nearest)"),
+            SeatField("target", "the guard Freddy goes for", optional=True, picked=True,
+                      wrong="Name the guard Freddy goes for by seat number, like 2.",
+                      unknown="There is no Guard {value} for Freddy to go for."),
+            Choice("piece", "the animatronic", ANIMATRONICS, optional=True, picked=True,
+                   wrong=f"Say which animatronic: {', '.join(ANIMATRONICS)}."),
+            Count("tile", "the tile it stands on", low=1, high=_highest_tile, optional=True,
+                  help="leave out when it is back at its start"),
+            by="host", correction=True, label="Correct")
+def correct(state: dict[str, Any], move: Move, rng: Any):
+    """What only the board shows, set by the host: Freddy's state (a revive or Foxy's reset can wake him too), and
+    where an animatronic stands ('the last Animatronic to move sits on a tile next to the other Animatronic')."""
+    freddy, target, piece, tile = move["freddy"], move["target"], move["piece"], move["tile"]
+    if tile is not None and piece is None:
+        raise IllegalAction(f"Say which animatronic stands on tile {tile}.")
+    if target is not None and freddy != "strike":
+        raise IllegalAction("Only Freddy going for a guard names one: say freddy 'strike' with the target, or leave "
+                            "the target out.")
+    if freddy is None and piece is None:
+        raise IllegalAction("Say what to correct: Freddy's state (freddy), or an animatronic's place (piece, and the "
+                            "tile it stands on).")
+    after = copied(state)
+    changes = []
+    if freddy is not None:
+        if _freddy_acting(state):
+            raise IllegalAction("Freddy is in the middle of his move: finish it first. "
+                                f"{question(state, state['ask'])}")
+        if freddy == "strike" and (target is None or state["guards"].get(str(target)) != "alive"):
+            raise IllegalAction("Say which living guard Freddy goes for (target, their seat number).")
+        old = _freddy_words(state["freddy"], state["freddy_target"])
+        if (freddy, target) == (state["freddy"], state["freddy_target"]):
+            raise IllegalAction(f"Freddy is {old} already.")
+        after["freddy"], after["freddy_target"] = freddy, target
+        changes.append(f"Freddy is {_freddy_words(freddy, target)} (was {old})")
+    if piece is not None:
+        place = "start" if tile is None else tile
+        old = place_words(place_of(state, piece))
+        if place == place_of(state, piece):
+            raise IllegalAction(f"{NAMES[piece]} is {old} already.")
+        _placed(after, piece, place)
+        ask = after["ask"]
+        if piece == "bonnie" and ask["kind"] == "bonnie_sight" and tile is not None:
+            ask["tile"] = tile  # her line of sight is asked from where she really sits
+        changes.append(f"{NAMES[piece]} stands {place_words(place)} (was {old})")
+    return after, [Event(f"corrected the board: {'; '.join(changes)}.")]
 
 
 apply = MOVES.apply
@@ -372,6 +479,26 @@ apply = MOVES.apply
 def _gm_roll(ask: dict[str, Any] | None) -> bool:
     """A roll nobody at the table makes: Foxy's, Golden Freddy's, or an animatronic no player runs."""
     return ask is not None and ask["who"] is None and ask["kind"] in ROLL_ASKS and ask["kind"] not in GUARD_ROLLS
+
+
+def _app_rolls(state: dict[str, Any]) -> bool:
+    """The table lets the app roll each die as it comes due (a table stored before the choice rolled on a tap)."""
+    return state.get("rolling", "tap") == "app"
+
+
+def _rolls_itself(state: dict[str, Any]) -> bool:
+    """A roll due now that needs nobody's eyes and nobody's tap: a guard's move or a GM roll, when the app rolls.
+    An attacked guard still rolls their own die, and a player rolls for the animatronic they run."""
+    ask = state["ask"]
+    return _app_rolls(state) and ask is not None and (ask["kind"] == "move" or _gm_roll(ask))
+
+
+def _roll_while(state: dict[str, Any], rng: Any, events: list[Event], due) -> None:
+    """Make each roll `due` says is due, in turn order, up to the next question; each is drawn from the table's dice
+    (its committed seed) and logged with the tap that made it."""
+    while due(state):
+        ask = state["ask"]
+        _rolled(state, ask, rng.roll(f"d{_die_of(state, ask)}", _why(ask)).total, False, events)
 
 
 def _rolled(state: dict[str, Any], ask: dict[str, Any], value: int, real: bool, events: list[Event]) -> None:
@@ -434,12 +561,22 @@ def _gm_rolls_ahead(state: dict[str, Any]) -> list[dict[str, Any]]:
 # ---- guards ---------------------------------------------------------------------------------------------------------
 
 def _rolled_move(state, ask, value, said, events):
-    """'You roll the dice on your turn and move accordingly'; then, on nights Freddy moves, ask about his room."""
+    """'You roll the dice on your turn and move accordingly'; then the guard says they moved, and where they ended
+    when Freddy listens ('activated when a Guard enters/leaves his line of sight'): one tap on their own phone.
+    With the app rolling, the next piece's roll waits for that tap, so nothing moves before the guard has."""
     seat = ask["who"]
     events.append(Event(f"{guard_name(seat)} rolled {said} and moves up to {plural(value, 'tile')}."))
     if state["freddy"] == "inactive":
-        _ask(state, "freddy_room", None, guard=seat)
+        _ask(state, "freddy_room", seat, guard=seat, moves=value)
         return
+    if _app_rolls(state):
+        _ask(state, "moved", seat, guard=seat, moves=value)
+        return
+    _advance(state, events)
+
+
+def _answered_moved(state, ask, choice, events):
+    events.append(Event(f"{guard_name(ask['guard'])} has moved."))
     _advance(state, events)
 
 
@@ -449,6 +586,7 @@ def _answered_freddy_room(state, ask, choice, events):
     if choice == "entered" and reading(state, "freddy_enters") == "now":
         # "Freddy moves to the Guard that activated him and attacks": before any other animatronic acts.
         events.append(Event(f"{guard_name(seat)} entered Freddy's room: Freddy wakes, moves to them and attacks!"))
+        _placed(state, "freddy", None)
         _ask(state, "attack", seat, attacker="freddy")
         return
     if choice == "entered":
@@ -501,8 +639,18 @@ def _rolled_bonnie(state, ask, value, said, events):
     """'Moves to the tile number that is rolled on her dice', then looks for guards in her line of sight."""
     which = f", roll {ask['roll']} of {ask['rolls']}" if ask["rolls"] > 1 else ""
     events.append(Event(f"Bonnie rolled {said}{which}: she moves to tile {value}."))
-    _ask(state, "bonnie_sight", state["controllers"]["bonnie"], tile=value, roll=ask["roll"], rolls=ask["rolls"],
-         seen=[], guards=_alive(state), nobody=True)
+    _placed(state, "bonnie", value)
+    _ask(state, "bonnie_sight", _eyes(state, "bonnie", _alive(state)), tile=value, roll=ask["roll"],
+         rolls=ask["rolls"], seen=[], guards=_alive(state), nobody=True)
+
+
+def _eyes(state: dict[str, Any], piece: str, guards: list[int]) -> int | None:
+    """Who answers where `piece` stands against `guards`: the animatronic's player; else the one guard the question
+    can be about, on their own phone; else the host."""
+    player = state["controllers"].get(piece)
+    if player is not None:
+        return player
+    return guards[0] if len(guards) == 1 else None
 
 
 def _answered_bonnie_sight(state, ask, answer, events):
@@ -519,7 +667,7 @@ def _bonnie_looks_again(state, sight, events):
     """Every guard in her line of sight is attacked, one at a time; she asks about the others after each attack."""
     others = [seat for seat in _alive(state) if seat not in sight["seen"]]
     if others:
-        _ask(state, "bonnie_sight", state["controllers"]["bonnie"], guards=others, nobody=True, **sight)
+        _ask(state, "bonnie_sight", _eyes(state, "bonnie", others), guards=others, nobody=True, **sight)
         return
     _bonnie_moves_on(state, sight, events)
 
@@ -547,7 +695,9 @@ def _toward_nearest(state, piece, doubled, value, said, events):
     steps = value * 2 if doubled else value
     how = f", doubled to {steps}" if doubled else ""
     events.append(Event(f"{NAMES[piece]} rolled {said}{how}: {plural(steps, 'tile')} toward the nearest guard."))
-    _ask(state, f"{piece}_met", state["controllers"][piece], steps=steps, guards=_alive(state), nobody=True)
+    _placed(state, piece, None)
+    _ask(state, f"{piece}_met", _eyes(state, piece, _alive(state)), steps=steps, guards=_alive(state),
+         nobody=True)
 
 
 def _answered_met(state, ask, answer, events):
@@ -578,14 +728,14 @@ def _rolled_foxy(state, ask, value, said, events):
 
 def _foxy_next(state, candidates):
     if len(candidates) == 1:
-        _ask(state, "foxy_path", None, guard=candidates[0], left=[])
+        _ask(state, "foxy_path", candidates[0], guard=candidates[0], left=[])
     else:
         _ask(state, "foxy_nearest", None, guards=candidates, nobody=False)
 
 
 def _answered_foxy_nearest(state, ask, answer, events):
     events.append(Event(f"{guard_name(answer)} is nearest to Foxy."))
-    _ask(state, "foxy_path", None, guard=answer, left=[seat for seat in ask["guards"] if seat != answer])
+    _ask(state, "foxy_path", answer, guard=answer, left=[seat for seat in ask["guards"] if seat != answer])
 
 
 def _answered_foxy_path(state, ask, choice, events):
@@ -593,6 +743,7 @@ def _answered_foxy_path(state, ask, choice, events):
     name = guard_name(ask["guard"])
     if choice == "reaches":
         events.append(Event(f"Foxy charges {name} and attacks!"))
+        _placed(state, "foxy", None)
         _ask(state, "attack", ask["guard"], attacker="foxy")
         return
     if choice == "cinema":
@@ -622,12 +773,14 @@ def _rolled_foxy_blocked(state, ask, value, said, events):
             events.append(Event(f"Foxy rolled {said}, even: Foxy is inactive and sits out his next turn."))
         _advance(state, events)
         return
+    state["places"] = dict.fromkeys(ANIMATRONICS, "start")
     if reading(state, "foxy_odd_roll") == "foxy":
         events.append(Event(f"Foxy rolled {said}, odd: every animatronic goes back to its start and Foxy's turn "
-                            "ends."))
+                            f"ends.{freddy_room_note(state)}"))
         _advance(state, events)
         return
-    events.append(Event(f"Foxy rolled {said}, odd: every animatronic goes back to its start and the turn ends."))
+    events.append(Event(f"Foxy rolled {said}, odd: every animatronic goes back to its start and the turn ends."
+                        f"{freddy_room_note(state)}"))
     if _end_full_turn(state, events):
         return
     _start_from(state, 0, events)
@@ -644,6 +797,7 @@ def _rolled_golden_freddy(state, ask, value, said, events):
     alive = _alive(state)
     if len(alive) == 1:
         events.append(Event(f"Golden Freddy rolled {said}: he attacks {guard_name(alive[0])}, the only guard left!"))
+        _placed(state, "golden_freddy", None)
         _ask(state, "attack", alive[0], attacker="golden_freddy")
         return
     events.append(Event(f"Golden Freddy rolled {said}: he attacks the guard furthest from him!"))
@@ -652,15 +806,16 @@ def _rolled_golden_freddy(state, ask, value, said, events):
 
 def _answered_golden_furthest(state, ask, answer, events):
     events.append(Event(f"{guard_name(answer)} is furthest: Golden Freddy attacks them."))
+    _placed(state, "golden_freddy", None)
     _ask(state, "attack", answer, attacker="golden_freddy")
 
 
 ROLLS = {"move": _rolled_move, "attack": _rolled_attack, "bonnie": _rolled_bonnie, "chica": _rolled_chica,
          "freddy": _rolled_freddy, "foxy": _rolled_foxy, "foxy_blocked": _rolled_foxy_blocked,
          "golden_freddy": _rolled_golden_freddy}
-ANSWERS = {"freddy_room": _answered_freddy_room, "bonnie_sight": _answered_bonnie_sight, "chica_met": _answered_met,
-           "freddy_met": _answered_met, "foxy_nearest": _answered_foxy_nearest, "foxy_path": _answered_foxy_path,
-           "golden_furthest": _answered_golden_furthest}
+ANSWERS = {"freddy_room": _answered_freddy_room, "moved": _answered_moved, "bonnie_sight": _answered_bonnie_sight,
+           "chica_met": _answered_met, "freddy_met": _answered_met, "foxy_nearest": _answered_foxy_nearest,
+           "foxy_path": _answered_foxy_path, "golden_furthest": _answered_golden_furthest}
 
 
 # ---- what the screens offer and see ---------------------------------------------------------------------------------
@@ -683,29 +838,77 @@ def _revives(state: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
             if seat is None or seat in option["office"]]
 
 
+def _corrections(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The host's corrections, each with a value that changes something: Freddy's state, Bonnie's tile."""
+    offers = []
+    if night(state).freddy_moves and not _freddy_acting(state):
+        offers.append({"type": "correct", "freddy": "hunt" if state["freddy"] == "inactive" else "inactive"})
+    place, highest = place_of(state, "bonnie"), max(state["dice"].values())
+    tile = 1 if not isinstance(place, int) else place + 1 if place < highest else place - 1
+    return offers + [{"type": "correct", "piece": "bonnie", "tile": tile}]
+
+
 def legal_actions(state: dict[str, Any], seat: int | None) -> list[dict[str, Any]]:
-    """The one question's answers for whoever may give them (the host may give any), and the revive while on offer."""
+    """The one question's answers for whoever may give them (the host may give any), the revive while on offer, and
+    the host's corrections."""
     ask = state["ask"]
     if ask is None or (seat is not None and seat not in state["seats"]):
         return []
     mine = _what_answers(state, ask, seat) if seat is None or ask["who"] == seat else []
-    return mine + _revives(state, seat)
+    return mine + _revives(state, seat) + (_corrections(state) if seat is None else [])
 
 
 def outcome(state: dict[str, Any]) -> Outcome | None:
     """Animatronics win when no guard is left alive; the guards win by surviving the night's full turns."""
     tonight = night(state)
-    # "they are eliminated from the game (and cannot be revived)": an eliminated guard is out, so not a winner;
-    # a dead guard is still in the night (a revive can bring them back) and shares the guards' win.
-    guards = tuple(int(seat) for seat, status in state["guards"].items() if status != "eliminated")
     if not _alive(state):
         players = tuple(seat for seat in state["controllers"].values() if seat is not None)
         return Outcome(players, f"The animatronics win {tonight.label}: no guard is left alive.",
                        shared=len(players) > 1)
     if state["turns_done"] >= state["full_turns"]:
-        return Outcome(guards, f"The guards survive {state['full_turns']} full turns and win {tonight.label}!",
+        guards = _winning_guards(state)
+        dead = [int(seat) for seat, status in state["guards"].items() if status == "dead" and int(seat) not in guards]
+        why = f" {listing(guard_name(seat) for seat in dead)} died and {'doesn' if len(dead) == 1 else 'don'}'t " \
+              "share it." if dead else ""
+        return Outcome(guards, f"The guards survive {state['full_turns']} full turns and win {tonight.label}!{why}",
                        shared=len(guards) > 1)
     return None
+
+
+def _winning_guards(state: dict[str, Any]) -> tuple[int, ...]:
+    """'If the guards survive 10 full turns they win', by the `dead_guards` reading; 'they are eliminated from the
+    game (and cannot be revived)' never shares it."""
+    how = reading(state, "dead_guards")
+    if how == "revivable":
+        how = "share" if night(state).revive_needs else "lose"
+    sharing = ("alive", "dead") if how == "share" else ("alive",)
+    return tuple(int(seat) for seat, status in state["guards"].items() if status in sharing)
+
+
+def invariants(state: dict[str, Any]) -> list[str]:
+    """What the rulebook guarantees at every step: the night ends after its full turns or when no guard is left, and
+    not before; Freddy and Foxy stay put on the nights they "aren't allowed to move"; Freddy goes for a guard only
+    while awake to strike; the Medical Office revive only from The Fourth Night, once; with the app rolling, no roll
+    that needs nobody waits for a tap but the night's first (no tap comes before it)."""
+    tonight = night(state)
+    over = not _alive(state) or state["turns_done"] >= state["full_turns"]
+    target = state["freddy_target"]
+    return broken([
+        (0 <= state["turns_done"] <= state["full_turns"] and 1 <= state["full_turn"] <= state["full_turns"],
+         f"Full turn {state['full_turn']} with {state['turns_done']} done is outside the night's "
+         f"{state['full_turns']}."),
+        ((state["ask"] is None) == over, "The night's end and the question on screen disagree."),
+        ((state["freddy"] == "resting") == (not tonight.freddy_moves),
+         f"Freddy is {state['freddy']} on {tonight.label}."),
+        ((state["foxy"] == "resting") == (not tonight.foxy_moves), f"Foxy is {state['foxy']} on {tonight.label}."),
+        ((target is not None) == (state["freddy"] == "strike") and (target is None or str(target) in state["guards"]),
+         "Freddy goes for a guard while not awake to strike, or for nobody while he is."),
+        (not state["revive_used"] or bool(tonight.revive_needs), f"A revive was used on {tonight.label}."),
+        (all(status in ("alive", "dead", "eliminated") for status in state["guards"].values()),
+         "A guard is neither alive, dead nor eliminated."),
+        (not _rolls_itself(state) or state["step"] == 1,
+         "A roll the app makes by itself waits for a tap after the night's first."),
+    ])
 
 
 def _roll_label(state: dict[str, Any], ask: dict[str, Any] | None) -> str | None:
@@ -739,6 +942,8 @@ def view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     ask = state["ask"]
     last_roll = state["last_roll"]
     seats, text = _turn(state)
+    if viewer.seat is not None and viewer.seat in seats:
+        text = "Your move is below."  # not "Waiting for Guard 1" on Guard 1's own phone
     shown = {
         "night": state["night"],
         "night_card": {"label": tonight.label, "card": list(tonight.card), "players": tonight.most_players},
@@ -753,6 +958,7 @@ def view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
         "roll_label": _roll_label(state, ask),
         "run": _run_view(state),
         "rule": sight_rule(ask),
+        "board_rule": board_rule(ask),
         "labels": dict(CHOICE_LABELS),
         "last_roll": copied(last_roll),
         "last_rolls": copied(state.get("last_rolls", [last_roll] if last_roll else [])),
@@ -777,6 +983,7 @@ VIEW_SCHEMA = {
     "required": ["night", "night_card", "seats", "guards", "controllers", "dice", "order", "turn_order", "piece",
                  "full_turn",
                  "full_turns", "turns_done", "ask", "question", "answerer", "die", "roll_label", "run", "rule",
+                 "board_rule",
                  "labels", "last_roll", "last_rolls", "revive_used", "deaths", "board", "odds", "readings", "me"],
     "properties": {
         "night": {"enum": ["first", "second", "third", "fourth", "fifth", "sixth", "final"]},
@@ -804,6 +1011,7 @@ VIEW_SCHEMA = {
             "rolls": {"type": "array", "minItems": 1, "items": {"type": "object", "required": ["who", "die"]}},
             "label": {"type": "string"}}}]},
         "rule": {"oneOf": [{"type": "null"}, {"type": "object", "required": ["label", "text"]}]},
+        "board_rule": {"oneOf": [{"type": "null"}, {"type": "object", "required": ["label", "text"]}]},
         "labels": {"type": "object", "additionalProperties": {"type": "string"}},
         "last_roll": {"oneOf": [{"type": "null"}, _ROLL]},
         "last_rolls": {"type": "array", "items": _ROLL},
@@ -811,7 +1019,10 @@ VIEW_SCHEMA = {
         "deaths": {"type": "array", "items": {"type": "object", "required": ["guard", "by", "full_turn", "status"],
                                               "properties": {"by": _PIECES, "status": _STATUS}}},
         "board": {"type": "object", "required": ["guards", "alive", "freddy", "foxy", "golden_freddy", "revive",
-                                                 "current", "full_turn", "full_turns", "turns_done"]},
+                                                 "places", "current", "full_turn", "full_turns", "turns_done"],
+                  "properties": {"places": {"type": "array", "items": {
+                      "type": "object", "required": ["piece", "name", "place", "text"],
+                      "properties": {"piece": _PIECES, "place": {"type": ["string", "integer", "null"]}}}}}},
         "odds": {"type": "object", "required": ["foxy", "golden_freddy", "foxy_now", "golden_freddy_now",
                                                 "either_now", "survival", "attack"],
                  "properties": {"foxy_now": _CHANCE, "golden_freddy_now": _CHANCE, "either_now": _CHANCE}},
@@ -841,6 +1052,11 @@ def figures(state: dict[str, Any]) -> dict[str, Any]:
     alive = [seat for seat, status in state["guards"].items() if status == "alive"]
     side = "Animatronics" if not alive else "Guards" if state["turns_done"] >= state["full_turns"] else None
     found = night_of(state["night"])
+    players = [seat for seat in state["controllers"].values() if seat is not None]
+    teams = {"Guards": [int(seat) for seat in state["guards"]], **({"Animatronics": players} if players else {})}
+    # The guards play together against the GM ("If the guards survive 10 full turns they win"): a cooperative game
+    # for the history, with any animatronic a player runs as the other side.
     return {"score": None, "side": side, "scenario": found.label if found else str(state["night"]), "seats": seats,
+            "cooperative": True, "teams": teams,
             "facts": [["Guards alive at the end", f"{len(alive)} of {len(state['guards'])}"],
                       ["Full turns survived", f"{state['turns_done']} of {state['full_turns']}"]]}

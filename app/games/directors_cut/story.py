@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..words import listing
+from ..words import listing, plural
 from . import odds
 from .nights import night_of
 from .readings import reading
@@ -15,8 +15,10 @@ from .readings import reading
 NAMES = {"bonnie": "Bonnie", "chica": "Chica", "foxy": "Foxy", "freddy": "Freddy", "golden_freddy": "Golden Freddy"}
 FREDDY_ROOM = ("entered", "left", "neither")
 FOXY_PATH = ("reaches", "cinema", "blocked")
+MOVED = ("moved",)  # a guard's "I moved", when nothing else is asked about where they ended
 CHOICE_LABELS = {
-    "entered": "Entered Freddy's room", "left": "Was the last to leave it", "neither": "Neither",
+    "entered": "Moved into Freddy's room", "left": "Moved out, the last guard in it", "neither": "Moved, neither",
+    "moved": "Moved",
     "reaches": "Foxy reaches them", "cinema": "In the cinema: safe", "blocked": "Blocked by an animatronic",
     "nobody": "Nobody",
 }
@@ -26,6 +28,17 @@ BONNIE_SIGHT = ("In any room other than the cafeteria, the entire room is in Bon
 FREDDY_SIGHT = "Any player in the same room as Freddy is in his line of sight, including the cafeteria."
 SIGHT_RULES = {"bonnie_sight": ("Bonnie's line of sight", BONNIE_SIGHT),
                "freddy_room": ("Freddy's line of sight", FREDDY_SIGHT)}
+# The board's own rules, from "Basic Rules", as printed: shown at the step where a piece moves.
+GUARDS_MOVE = ("Guards can move through other Guards, but not finish on the same tile as another Guard. If there is "
+               "no open tile for the Guard to move to then he does not move. Guards can not move through "
+               "Animatronics.")
+ANIMATRONICS_MOVE = ("Animatronics can not move through other Animatronics. If two Animatronics end on the same "
+                     "tile, the last Animatronic to move sits on a tile next to the other Animatronic.")
+MOVING = {**{kind: ("How guards move", GUARDS_MOVE) for kind in ("move", "moved", "freddy_room")},
+          **{kind: ("How animatronics move", ANIMATRONICS_MOVE)
+             for kind in ("bonnie", "bonnie_sight", "chica", "chica_met", "freddy", "freddy_met", "foxy_path",
+                          "golden_furthest")}}
+PLACE_WORDS = {"start": "at the start", None: "where the board shows"}  # an animatronic's place, besides a tile
 REVIVE_COUNTS = {1: "ONE guard", 2: "TWO guards", 3: "THREE guards"}  # the rule card's own capitals
 
 
@@ -43,6 +56,11 @@ def seat_name(state: dict[str, Any], seat: int) -> str:
     if str(seat) in state["guards"]:
         return guard_name(seat)
     return next(NAMES[piece] for piece, player in state["controllers"].items() if player == seat)
+
+
+def _moves(ask: dict[str, Any]) -> str:
+    """The roll a guard moves by, said before the question about where they ended (a stored table's has none)."""
+    return f"{guard_name(ask['guard'])} moves up to {plural(ask['moves'], 'tile')}. " if "moves" in ask else ""
 
 
 def _numbers(values: tuple[int, ...]) -> str:
@@ -67,8 +85,10 @@ def question(state: dict[str, Any], ask: dict[str, Any]) -> str:
     if kind == "move":
         return f"{guard_name(ask['who'])}: roll your move (d{dice['guard']})."
     if kind == "freddy_room":
-        return (f"Did {guard_name(ask['guard'])} just enter Freddy's room, or leave it as the last guard in it? "
-                "(Either wakes Freddy.)")
+        return (f"{_moves(ask)}Did {guard_name(ask['guard'])} enter Freddy's room, or leave it as the last guard "
+                "in it? (Either wakes him.)")
+    if kind == "moved":
+        return f"{_moves(ask)}Tap Moved once the piece stands."
     if kind == "bonnie":
         which = f", roll {ask['roll']} of {ask['rolls']}" if ask["rolls"] > 1 else ""
         return f"Roll for Bonnie: the tile she moves to (d{dice['bonnie']}{which})."
@@ -81,7 +101,7 @@ def question(state: dict[str, Any], ask: dict[str, Any]) -> str:
                 f"(d{dice[kind]}{', doubled tonight' if doubled else ''}).")
     if kind in ("chica_met", "freddy_met"):
         piece = kind.removesuffix("_met")
-        return (f"{NAMES[piece]} moves {ask['steps']} tiles toward the nearest guard. "
+        return (f"{NAMES[piece]} moves {plural(ask['steps'], 'tile')} toward the nearest guard. "
                 f"Does {'she' if piece == 'chica' else 'he'} meet a guard on the way?")
     if kind == "foxy":
         return f"Roll for Foxy (d{dice['foxy']}): he charges on {_numbers(tonight.foxy_triggers)}."
@@ -110,6 +130,33 @@ def sight_rule(ask: dict[str, Any] | None) -> dict[str, str] | None:
         return None
     label, text = SIGHT_RULES[ask["kind"]]
     return {"label": label, "text": text}
+
+
+def freddy_room_note(state: dict[str, Any]) -> str:
+    """'Freddy is activated when a Guard enters/leaves his line of sight': a guard put back at the start by a revive,
+    or Freddy put back by Foxy's reset, can do that too, which only the board shows; the log says how to tell the
+    app."""
+    if state["freddy"] == "resting":
+        return ""
+    return " A guard now in Freddy's room, or none left in it, wakes him: the host corrects Freddy."
+
+
+def board_rule(ask: dict[str, Any] | None) -> dict[str, str] | None:
+    """The board's rule for the step where a piece moves (a guard's roll, an animatronic's move), as printed."""
+    if ask is None or ask["kind"] not in MOVING:
+        return None
+    label, text = MOVING[ask["kind"]]
+    return {"label": label, "text": text}
+
+
+def place_of(state: dict[str, Any], piece: str) -> str | int | None:
+    """Where the table last said an animatronic stands: 'start', a tile number, or None (only the board knows)."""
+    return state.get("places", {}).get(piece)
+
+
+def place_words(place: str | int | None) -> str:
+    """An animatronic's place as the board check says it: 'on tile 7', 'at the start', 'where the board shows'."""
+    return f"on tile {place}" if isinstance(place, int) else PLACE_WORDS[place]
 
 
 def me_of(state: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
@@ -148,6 +195,10 @@ def _freddy_state(state: dict[str, Any]) -> str:
     return "Awake: hunting the nearest guard"
 
 
+FREDDY_STATES = {"inactive": "inactive", "strike": "awake, going for a guard", "hunt": "awake, hunting the nearest "
+                                                                                     "guard"}
+
+
 def _golden_freddy_state(state: dict[str, Any]) -> str:
     if not golden_freddy_moves(state):
         return "Doesn't move tonight: this night's card doesn't name him"
@@ -171,6 +222,8 @@ def board(state: dict[str, Any]) -> dict[str, Any]:
         "alive": sum(status == "alive" for status in state["guards"].values()),
         "freddy": _freddy_state(state), "foxy": _foxy_state(state), "golden_freddy": _golden_freddy_state(state),
         "revive": _revive_state(state),
+        "places": [{"piece": piece, "name": name, "place": place_of(state, piece),
+                    "text": place_words(place_of(state, piece))} for piece, name in NAMES.items()],
         "current": piece_name(state["turn"]) if state["turn"] is not None else "The night is over",
         "full_turn": min(state["full_turn"], state["full_turns"]), "full_turns": state["full_turns"],
         "turns_done": state["turns_done"],
@@ -183,7 +236,8 @@ def board_lines(state: dict[str, Any]) -> list[str]:
     return [*(f"{guard['name']}: {guard['status']}" for guard in shown["guards"]),
             f"Freddy: {shown['freddy']}", f"Foxy: {shown['foxy']}", f"Golden Freddy: {shown['golden_freddy']}",
             f"Full turns survived: {shown['turns_done']} of {shown['full_turns']}",
-            f"Medical Office: {shown['revive']}"]
+            f"Medical Office: {shown['revive']}",
+            *(f"{place['name']}: {place['text']}" for place in shown["places"] if isinstance(place["place"], int))]
 
 
 def odds_view(state: dict[str, Any]) -> dict[str, Any]:

@@ -21,6 +21,10 @@ Readings of loose sentences, each a setup option labelled assumed (docs/games/fl
 - "Starts at 1, increases by +1 per turn (max 10)": the first turn plays with 1, each later turn's Ready adds 1.
 - "Disguise - Can only be blocked by other characters with Disguise." "Spot - Can block characters with Disguise.":
   a blocker of a Disguise attacker must be ticked for Spot or Disguise.
+- "Multiple characters can block a single attack" names no number: `block` takes as many blocker rows as the defender
+  fills in (at most the deck ceiling below, since each blocker is a card of their deck).
+- "Backup X - Gains +X/+X if attacking alongside other characters named X": the attack records its Backup X apart
+  from any other +X/+X (Leader's), and counts it only when the attacker says it attacks alongside them.
 - No maximum Health, ATK, DEF or deck is printed: the ceilings only catch mistyped numbers (setup options and
   profile.toml, all assumed).
 """
@@ -29,8 +33,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..contract import Event, IllegalAction, Outcome, Viewer, copied, seen
-from ..moves import Count, Field, Flag, Move, Moves, SeatField, Whose, is_whole
+from ..contract import Event, IllegalAction, Outcome, Viewer, broken, copied, seen
+from ..moves import Count, Field, Flag, Move, Moves, Numbers, Rows, SeatField, Whose, is_whole
 from ..words import listing, plural
 from . import PROFILE, READING_TEXT, READINGS, SPEC, combat
 from .keywords import combat_reminders
@@ -48,7 +52,9 @@ PHASE_HINTS = {  # the rulebook's TURN STRUCTURE, word for word
               "character becomes Exhausted. Exhausted characters can no longer act or defend this turn.",
     "cleanup": "Declare the end of your turn. All damage is removed from surviving characters.",
 }
-SLOTS = tuple(range(1, PROFILE["blockers"].value + 1))  # rows of the blocker form
+# "Multiple characters can block a single attack", with no number: a blocker is a card of its player's deck, so a fight
+# has no more blockers than the largest deck the table takes (profile.toml's deck_max, assumed: it catches mistyping).
+MOST_BLOCKERS = PROFILE["deck_max"].value
 
 MOVES = Moves("Flipside", example='{"type": "next-phase"}',
               offer="isn't a Flipside move here; you can change Health, Power, Remnant, the Graveyard or the deck, "
@@ -573,6 +579,14 @@ def set_deck(state: dict[str, Any], move: Move, rng: Any):
 
 # ---- COMBAT: Attacking, Defending, Fight, Damage ------------------------------------------------------------------
 
+def _backup_refused(state: dict[str, Any], move: Move) -> str | None:
+    """'Backup X - Gains +X/+X if attacking alongside other characters named X': no Backup bonus attacking alone."""
+    if move["backup"] and not move["alongside"]:
+        return ("Backup X 'Gains +X/+X if attacking alongside other characters named X': tick that it attacks "
+                "alongside them, or leave Backup at 0.")
+    return None
+
+
 @MOVES.move("attack", "An attack",
             SeatField("target", "the player you attack", ask="Say which player you attack, by seat number.",
                       wrong="Choose the player you attack by seat number.",
@@ -581,7 +595,11 @@ def set_deck(state: dict[str, Any], move: Move, rng: Any):
             Count("atk", "the attacker's ATK", low=0, high=_stat, ask="Give the attacker's ATK."),
             Count("def", "the attacker's DEF", low=1, high=_stat, ask="Give the attacker's DEF.",
                   help="what it has left this turn"),
-            Count("bonus", "the attacker's +X/+X (Backup or Leader)", low=0, high=_stat, optional=True, default=0),
+            Count("bonus", "the attacker's +X/+X (Leader, or another card)", low=0, high=_stat, optional=True,
+                  default=0),
+            Count("backup", "the attacker's Backup X (+X/+X)", low=0, high=_stat, optional=True, default=0,
+                  help="counts only attacking alongside other characters named X"),
+            Flag("alongside", "attacking alongside other characters named X", picked=True),
             Flag("disguise", "Disguise", picked=True), label="Declare the attack")
 def attack(state: dict[str, Any], move: Move, rng: Any):
     """'Attacker declares target player': the attacker's numbers go to the defender, who assigns blockers."""
@@ -599,34 +617,39 @@ def attack(state: dict[str, Any], move: Move, rng: Any):
         raise IllegalAction("Choose an opponent to attack, not yourself.")
     if _out(state, target):
         raise IllegalAction(f"{_seat(target)} is already out of the game.")
-    bonus = move["bonus"]
+    backup = _backup_refused(state, move)
+    if backup:
+        raise IllegalAction(backup)
+    bonus = move["bonus"] + move["backup"]
     attacker = combat.fighter(move["atk"], move["def"], bonus)
     after = copied(state)
-    after["fight"] = {"attacker_seat": attacker_seat, "target": target, "bonus": bonus, "disguise": move["disguise"],
-                      "attacker": attacker, "blockers": None, "turn": turn["number"]}
+    after["fight"] = {"attacker_seat": attacker_seat, "target": target, "bonus": bonus, "backup": move["backup"],
+                      "alongside": move["alongside"], "disguise": move["disguise"], "attacker": attacker,
+                      "blockers": None, "turn": turn["number"]}
     extras = [f"+{bonus}/+{bonus} included"] if bonus else []
+    extras += [f"Backup +{move['backup']}/+{move['backup']}, attacking alongside other characters named X"] \
+        if move["backup"] else ["attacking alongside other characters"] if move["alongside"] else []
     extras += ["Disguise"] if move["disguise"] else []
     shown = f" ({', '.join(extras)})" if extras else ""
     return after, [Event(f"declared an attack on {_seat(target)} with a {attacker['atk']}/{attacker['def']} "
                          f"character{shown}: {_seat(target)} assigns blockers.")]
 
 
-def _blocker_fields() -> list[Field]:
-    fields: list[Field] = []
-    for slot in SLOTS:
-        fields += [Count(f"b{slot}_atk", f"blocker {slot}'s ATK", low=0, high=_stat, optional=True),
-                   Count(f"b{slot}_def", f"blocker {slot}'s DEF", low=1, high=_stat, optional=True),
-                   Flag(f"b{slot}_spot", f"blocker {slot} has Spot or Disguise", picked=True,
-                        wrong=f"Blocker {slot}'s Spot or Disguise is a yes-or-no box: send true or false.")]
-    return fields
+BLOCKERS = Rows("blockers", "the blockers",
+                Count("atk", "ATK", low=0, high=_stat, optional=True),
+                Count("def", "DEF", low=1, high=_stat, optional=True, help="what it has left this turn"),
+                Flag("spot", "has Spot or Disguise", picked=True,
+                     wrong="A blocker's Spot or Disguise is a yes-or-no box: send true or false."),
+                item="blocker", length=MOST_BLOCKERS, optional=True, picked=True,
+                help="one row per blocker: its ATK, its DEF and whether it has Spot or Disguise")
 
 
-def _blockers(fight: dict[str, Any], move: Move) -> list[dict[str, Any]]:
-    """'Multiple characters can block a single attack': each row filled in is a blocker; a Disguise attacker can be
-    blocked only by Spot or Disguise."""
+def _blockers(fight: dict[str, Any], rows: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """'Multiple characters can block a single attack', as many as the defender assigns: each row filled in is a
+    blocker, numbered by its row; a Disguise attacker can be blocked only by Spot or Disguise."""
     blockers = []
-    for slot in SLOTS:
-        atk, defence, spot = move[f"b{slot}_atk"], move[f"b{slot}_def"], move[f"b{slot}_spot"]
+    for slot, row in enumerate(rows or [], start=1):
+        atk, defence, spot = row["atk"], row["def"], row["spot"]
         if atk is None and defence is None:
             if spot:
                 raise IllegalAction(f"Blocker {slot} is ticked for Spot or Disguise but has no ATK and DEF; fill in "
@@ -641,7 +664,7 @@ def _blockers(fight: dict[str, Any], move: Move) -> list[dict[str, Any]]:
     return blockers
 
 
-@MOVES.move("block", "Assigning blockers", *_blocker_fields(), label="Block")
+@MOVES.move("block", "Assigning blockers", BLOCKERS, label="Block")
 def block(state: dict[str, Any], move: Move, rng: Any):
     """'Defender assigns blockers': the defender's ready characters (or none), then the fight resolves at once."""
     fight = _fight(state)
@@ -650,7 +673,7 @@ def block(state: dict[str, Any], move: Move, rng: Any):
     if move.actor is not None and move.actor != fight["target"]:
         raise IllegalAction(f"{_seat(fight['target'])} assigns the blockers for this attack (or the host does for "
                             "them).")
-    blockers = _blockers(fight, move)
+    blockers = _blockers(fight, move["blockers"])
     who = f"{_seat(fight['attacker_seat'])}'s attack"
     if len(blockers) > 1 and fight["attacker"]["atk"] > 0 and reading(state, "blocked_damage") == "split":
         after = copied(state)
@@ -665,17 +688,16 @@ def block(state: dict[str, Any], move: Move, rng: Any):
     return _fight_resolves(state, fight, blockers, damage, doing)
 
 
-def _split_fields() -> list[Field]:
-    return [Count(f"d{slot}", f"damage to blocker {slot}", low=0, high=lambda state, move: _split_atk(state),
-                  optional=True, default=0) for slot in SLOTS]
-
-
-def _split_atk(state: dict[str, Any]) -> int:
+def _split_atk(state: dict[str, Any], move: Move | None = None) -> int:
     fight = _fight(state)
     return fight["attacker"]["atk"] if fight is not None else 0
 
 
-@MOVES.move("split", "Splitting the attacker's ATK", *_split_fields(), label="Split the ATK")
+@MOVES.move("split", "Splitting the attacker's ATK",
+            Numbers("damage", "the damage to each blocker, in order", length=MOST_BLOCKERS, low=0, high=_split_atk,
+                    picked=True, ask="Give the damage each blocker takes, in order, like [3, 2].",
+                    too_high="A blocker can't take more than the attacker's {high} ATK; you gave {value}."),
+            label="Split the ATK")
 def split(state: dict[str, Any], move: Move, rng: Any):
     """The `split` reading: the attacker's player shares its ATK among the blockers, then the fight resolves."""
     fight = _fight(state)
@@ -684,17 +706,16 @@ def split(state: dict[str, Any], move: Move, rng: Any):
     if move.actor is not None and move.actor != fight["attacker_seat"]:
         raise IllegalAction(f"{_seat(fight['attacker_seat'])} splits the attacker's ATK (or the host does for "
                             "them).")
-    slots = [blocker["slot"] for blocker in fight["blockers"]]
-    for slot in SLOTS:
-        if slot not in slots and move[f"d{slot}"]:
-            raise IllegalAction(f"There is no blocker {slot} in this fight; the blockers are "
-                                f"{listing(str(number) for number in slots)}.")
-    damage = [move[f"d{slot}"] for slot in slots]
+    damage, blockers = move["damage"], fight["blockers"]
+    if len(damage) != len(blockers):
+        slots = listing(str(blocker["slot"]) for blocker in blockers)
+        raise IllegalAction(f"Give one share for each of the {len(blockers)} blockers ({slots}), in order; you gave "
+                            f"{len(damage)}.")
     atk = fight["attacker"]["atk"]
     if sum(damage) != atk:
         raise IllegalAction(f"Split all of the attacker's {atk} ATK: these add up to {sum(damage)}.")
     shares = " + ".join(str(share) for share in damage)
-    return _fight_resolves(state, fight, fight["blockers"], damage, f"split the attacker's {atk} ATK {shares}")
+    return _fight_resolves(state, fight, blockers, damage, f"split the attacker's {atk} ATK {shares}")
 
 
 def _fight_resolves(state: dict[str, Any], fight: dict[str, Any], blockers: list[dict[str, Any]],
@@ -713,6 +734,7 @@ def _fight_resolves(state: dict[str, Any], fight: dict[str, Any], blockers: list
     defender["graveyard"] += dead_blockers
     owner["graveyard"] += int(result["attacker"]["dies"])
     after["last_combat"] = {"attacker_seat": attacker_seat, "target": target, "bonus": fight["bonus"],
+                            "backup": fight.get("backup", 0), "alongside": fight.get("alongside", False),
                             "disguise": fight["disguise"], "attacker": result["attacker"],
                             "blockers": result["blockers"],
                             "unblocked": result["unblocked"], "player_damage": result["player_damage"],
@@ -769,6 +791,26 @@ def outcome(state: dict[str, Any]) -> Outcome | None:
                             "win!", shared=True)
 
 
+def invariants(state: dict[str, Any]) -> list[str]:
+    """What the rulebook guarantees at every step: Health from 0 up, Power within its dial ('Starts at 1, increases
+    by +1 per turn (max 10)'), no count of cards below 0, and every character in a fight with DEF left."""
+    checks = []
+    for seat in state["seats"]:
+        player, name = _player(state, seat), _seat(seat)
+        checks += [(0 <= player["health"] <= _health_max(state), f"{name}'s Health is {player['health']}."),
+                   (0 <= player["power"] <= _power_max(state), f"{name}'s Power is {player['power']}, outside 0 to "
+                                                                f"{_power_max(state)}."),
+                   (1 <= player["power_max"] <= _power_max(state), f"{name}'s Power dial is at {player['power_max']}."),
+                   (0 <= player["deck"] <= _deck_max(state) and 0 <= player["graveyard"] <= _deck_max(state),
+                    f"{name}'s deck or Graveyard holds fewer than 0 or more than {_deck_max(state)} cards.")]
+    fight = _fight(state)
+    if fight is not None:
+        fighters = [fight["attacker"], *(fight.get("blockers") or [])]
+        checks.append((all(fighter["def"] >= 1 for fighter in fighters), "A character fights with no DEF left."))
+        checks.append((fight["target"] != fight["attacker_seat"], "A player attacks themselves."))
+    return broken(checks)
+
+
 # ---- what each seat may do now ---------------------------------------------------------------------------------------
 
 def _opening_moves(state: dict[str, Any], seat: int | None, owners: list[int]) -> list[dict[str, Any]]:
@@ -799,12 +841,10 @@ def _combat_moves(state: dict[str, Any], seat: int | None) -> list[dict[str, Any
         return [{"type": "attack", "target": target, "atk": 1, "def": 1} for target in _alive(state)
                 if target != turn["seat"]]
     if fight.get("blockers") is None:
-        return [{"type": "block"}] if seat in (None, fight["target"]) else []
+        return [{"type": "block"}] if seat in (None, fight["target"]) else []  # the defender fills in the rows
     if seat not in (None, fight["attacker_seat"]):
         return []
-    shares = combat.lethal_first(fight["attacker"]["atk"], fight["blockers"])
-    return [{"type": "split", **{f"d{blocker['slot']}": share for blocker, share in zip(fight["blockers"], shares,
-                                                                                         strict=True)}}]
+    return [{"type": "split", "damage": combat.lethal_first(fight["attacker"]["atk"], fight["blockers"])}]
 
 
 def _other_value(now: int, low: int, high: int) -> int:
@@ -869,7 +909,7 @@ def _seen_fight(state: dict[str, Any]) -> dict[str, Any] | None:
         return None
     stage = "block" if fight.get("blockers") is None else "split"
     waiting = fight["target"] if stage == "block" else fight["attacker_seat"]
-    return {**fight, "stage": stage, "waiting": waiting, "slots": list(SLOTS)}
+    return {**fight, "stage": stage, "waiting": waiting}
 
 
 def _now(state: dict[str, Any]) -> dict[str, Any]:
@@ -980,12 +1020,12 @@ VIEW_SCHEMA = {
                            "source": {"enum": ["verified", "assumed"]}}}},
         "fight": {"oneOf": [{"type": "null"}, {
             "type": "object", "required": ["attacker_seat", "target", "attacker", "disguise", "bonus", "blockers",
-                                           "stage", "waiting", "slots"],
+                                           "stage", "waiting"],
             "properties": {"attacker_seat": _SEAT, "target": _SEAT, "attacker": _FIGHTER,
                            "disguise": {"type": "boolean"}, "bonus": {"type": "integer", "minimum": 0},
                            "blockers": {"oneOf": [{"type": "null"}, {"type": "array", "items": _FIGHTER}]},
-                           "stage": {"enum": ["block", "split"]}, "waiting": _SEAT,
-                           "slots": {"type": "array", "items": {"type": "integer"}}}}]},
+                           "backup": {"type": "integer", "minimum": 0}, "alongside": {"type": "boolean"},
+                           "stage": {"enum": ["block", "split"]}, "waiting": _SEAT}}]},
         "last_combat": {"oneOf": [{"type": "null"}, {
             "type": "object", "required": ["attacker_seat", "target", "attacker", "blockers", "unblocked",
                                            "player_damage", "health_before", "health_after", "turn"],

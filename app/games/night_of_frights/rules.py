@@ -32,8 +32,9 @@ Readings the text settles, kept in the code:
   spending items ("Any time on your turn") is not Step 2.
 - "After a player tries to capture the guard, if there are no more Event cards in the deck, the guard escapes": the
   empty deck is checked after the draw, so a Guard drawn on the last Event card still wins.
-- When the bag on the table and the app disagree, the host corrects the Miss and Guard counts (0 up to the box's
-  19 Miss and 2 Guard tokens); the log says what changed.
+- When the bag on the table and the app disagree, the host corrects the Miss and Guard counts: 0 to the box's 19
+  Miss tokens, and 1 or 2 Guard tokens, since the bag always holds one ("Place all 19 Miss tokens and one Guard token
+  in the bag"; the game ends when "A player draws the Guard token"). The log says what changed.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...dice import DiceError
-from ..contract import Event, IllegalAction, Outcome, Viewer, copied, seen
+from ..contract import Event, IllegalAction, Outcome, Viewer, broken, copied, seen
 from ..moves import Choice, Count, Move, Moves, MoveType, Numbers, SeatField, Whose
 from ..options import reading_in_force, readings_shown
 from ..words import listing, percent, plural
@@ -616,13 +617,20 @@ def draw_table(state: State, move: Move, rng: Any):
     return after, [Event(f"set the draw table for spaces 1-{TOP} to " + ", ".join(str(v) for v in values) + ".")]
 
 
+FEWEST_IN_BAG = {MISS: 0, GUARD: 1}  # the bag always holds a Guard: one goes in at setup, and drawing one ends the game
+NO_GUARDLESS_BAG = ("The bag always holds a Guard: setup puts one in (\"Place all 19 Miss tokens and one Guard token "
+                    "in the bag\") and drawing it ends the game, so it holds 1 or 2 Guard tokens, not {value}.")
+
+
 def _bag_count(token: str) -> Count:
-    """How many of one kind of token the corrected bag holds: from none to all the box has."""
+    """How many of one kind of token the corrected bag holds: what the box has at most, and never no Guard."""
     word = plural(BOX[token], f"{token} token")
-    return Count(token.lower() if token == MISS else "guards", f"{token} tokens in the bag", low=0, high=BOX[token],
-                 ask=f"Say how many {token} tokens the bag holds now.",
+    fewest = FEWEST_IN_BAG[token]
+    return Count(token.lower() if token == MISS else "guards", f"{token} tokens in the bag", low=fewest,
+                 high=BOX[token], ask=f"Say how many {token} tokens the bag holds now.",
                  wrong=f"Say how many {token} tokens the bag holds as a whole number, like 1.",
-                 too_low=f"The bag can't hold fewer than 0 {token} tokens; you gave {{value}}.",
+                 too_low=NO_GUARDLESS_BAG if fewest else f"The bag can't hold fewer than 0 {token} tokens; you gave "
+                                                         "{value}.",
                  too_high=f"The box has only {word}, so the bag can't hold {{value}}.")
 
 
@@ -744,6 +752,25 @@ def outcome(state: State) -> Outcome | None:
         return Outcome((), "The Event deck is empty after a capture attempt: the guard escapes and all the "
                            "animatronics lose!")
     return None
+
+
+def invariants(state: State) -> list[str]:
+    """What the box guarantees at every step: the bag always holds a Guard ('Place all 19 Miss tokens and one Guard
+    token in the bag'; the game ends when 'A player draws the Guard token') and never more tokens than the box has;
+    every Character token on the Scare Tracker's 0 to 10; the turn's Action tokens and the decks never below 0."""
+    bag = state["bag"]
+    checks = [(1 <= bag[GUARD] <= BOX[GUARD], f"The bag holds {plural(bag[GUARD], 'Guard')}, not 1 or {BOX[GUARD]}."),
+              (0 <= bag[MISS] <= BOX[MISS], f"The bag holds {bag[MISS]} Miss tokens, not 0 to {BOX[MISS]}."),
+              (0 <= state["actions_left"] <= state["action_tokens"],
+               f"{state['actions_left']} Action tokens are left of the turn's {state['action_tokens']}."),
+              (0 <= state["event_deck"] <= state["event_deck_size"],
+               f"The Event deck holds {state['event_deck']} of {state['event_deck_size']} cards."),
+              (state["action_deck"] >= 0 and state["action_discard"] >= 0
+               and all(hand >= 0 for hand in state["hands"].values()), "An Action card count is below 0.")]
+    checks += [(BOTTOM <= _token(state, seat)["space"] <= TOP,
+                f"{_name(state, seat)} is on space {_token(state, seat)['space']}, off the Scare Tracker.")
+               for seat in state["seats"]]
+    return broken(checks)
 
 
 # ---- what each screen sees ------------------------------------------------------------------------------------------

@@ -30,9 +30,12 @@ Readings the text settles, kept in the code:
 - "Continue until you have revealed cards at each location ... until you reveal a non-Animatronic card": a location
   shows at most one card that isn't an Animatronic, so at most 4 Power Depletion cards are face up, and a guard's 4
   Animatronics are all a camera can show.
-- The app can't see which cards a guard reacted to: a paid reaction to at least as many cards as the Hallway shows
-  Animatronics is taken to answer them first, and anything less leaves them unanswered (the warning before Phase
-  Three). A typed count of Power Depletion cards corrects the cameras' count, and the log says so.
+- The app can't see which cards a guard reacted to, only how many: a Hallway Animatronic is known to be unanswered
+  when the guard reacted to NOTHING or to fewer cards than the Hallway shows Animatronics (the warning before Phase
+  Three). In Phase Three an Office is known to be reached first only when the first card on the reading's walk that
+  can reach an Office surely does; a What Was That? or a card the guard may have answered leaves both Offices open
+  ("If a card reaches your Office, reveal that card immediately. If the revealed card is an Animatronic, you LOSE
+  THE GAME!"). A typed count of Power Depletion cards corrects the cameras' count, and the log says so.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from typing import Any
 
 from ...dice import DiceError
 from ...reading import quoted
-from ..contract import Event, IllegalAction, Outcome, Viewer, copied, seen
+from ..contract import Event, IllegalAction, Outcome, Viewer, broken, copied, seen
 from ..moves import Choice, Count, Move, Moves, MoveType, Numbers, Whose
 from ..options import reading_in_force, readings_shown
 from ..words import listing, plural
@@ -192,10 +195,12 @@ def hallway_animatronics(state: State, seat: int) -> int:
 
 
 def unanswered_hallway(state: State, seat: int) -> bool:
-    """An Animatronic in this guard's Hallway that their reaction didn't answer: it reaches the Office in Phase Three.
+    """An Animatronic in this guard's Hallway that their reaction surely didn't answer: it reaches the Office in
+    Phase Three.
 
-    The app can't see which cards a guard reacted to; it takes the Hallway's Animatronics as the first answered, so
-    a paid reaction to at least as many cards answers them.
+    The app can't see which cards a guard reacted to, only how many: reacting to NOTHING, or to fewer cards than the
+    Hallway shows Animatronics, leaves one unanswered whichever cards they were. A paid reaction to as many may have
+    answered them or not (see `_reaches_office`).
     """
     waiting = hallway_animatronics(state, seat)
     if not waiting or seat not in state["reacted"]:
@@ -675,15 +680,53 @@ def star(state: State, move: Move, rng: Any):
 def _first_to_reach(state: State) -> int | None:
     """The guard whose Office the table already knows is reached first in Phase Three, or None when it can't tell.
 
-    An unanswered Hallway Animatronic 'will move into your Office in Phase Three'. Guard by guard, the first guard's
-    Hallway is the very first card resolved; location by location, every Hallway comes before any other location.
+    Phase Three resolves "using Phase Two's turn order, one at a time from the Hallway to the Show Stage", in the
+    order the table's reading walks it. The first card on that walk that may reach an Office decides: when it surely
+    does (an unanswered Hallway Animatronic "will move into your Office in Phase Three"), that guard's Office is
+    reached first; when it only may (a What Was That? can carry a card into the Office: "If a card reaches your
+    Office, reveal that card immediately"), nobody's is known. Which cards a guard answered is known only as far as
+    the phones entered it.
     """
-    danger = [seat for seat in state["order"] if unanswered_hallway(state, seat)]
-    if not danger:
-        return None
-    if reading(state, "resolve") == "location" or danger[0] == state["order"][0]:
-        return danger[0]
+    for seat, location in _resolve_walk(state):
+        reach = _reaches_office(state, seat, location)
+        if reach != "never":
+            return seat if reach == "surely" else None
     return None
+
+
+def _resolve_walk(state: State) -> list[tuple[int, str]]:
+    """Phase Three's (guard, location) in the order the `resolve` reading walks them."""
+    if reading(state, "resolve") == "location":
+        return [(seat, location) for location in locations(state) for seat in state["order"]]
+    return [(seat, location) for seat in state["order"] for location in locations(state)]
+
+
+def _reaches_office(state: State, seat: int, location: str) -> str:
+    """Whether the cards at one of this guard's locations reach the Office this Phase Three: surely, maybe or never.
+
+    An Animatronic moves one location closer, so only from the Hallway; a What Was That? moves the top card "one or
+    two locations" or reveals one, so from the Hallway or the next location on. Power Depletion and Empty Rooms are
+    discarded first. A location the phone didn't tap in to the end may hold anything.
+    """
+    steps = locations(state).index(location) + 1  # locations from here to the Office
+    if location == HALLWAY and unanswered_hallway(state, seat):
+        return "surely"
+    if steps > 2 or _answered_all(state, seat):
+        return "never"
+    if not cameras(state, seat).get(location) or _location_open(state, seat, location):
+        return "maybe"
+    cards = cameras(state, seat)[location]
+    carried = WHAT in cards or (steps == 1 and ANIMATRONIC in cards)
+    return "maybe" if carried else "never"
+
+
+def _answered_all(state: State, seat: int) -> bool:
+    """Whether this guard surely answered every card that can move: a paid reaction to as many cards as the cameras,
+    tapped in to the end, show to react to."""
+    last = state["last_reactions"][str(seat)]
+    if last is None or seat not in state["reacted"] or not tracked(state, seat) or _open_locations(state, seat):
+        return False
+    return last["paid"] and last["cards"] >= face_up(state, seat, REACTABLE)
 
 
 @MOVES.move("office", "An animatronic in the Office",
@@ -706,8 +749,9 @@ def office(state: State, move: Move, rng: Any):
     first = _first_to_reach(state)
     if first is not None and whose != first:
         raise IllegalAction(f"{name_of(state, first)}'s unanswered Hallway Animatronic is resolved first "
-                            f"({_resolve_text(state)}): it reaches {name_of(state, first)}'s Office before anything "
-                            f"reaches {name_of(state, whose)}'s.")
+                            f"({_resolve_text(state)}) and no card resolved before it can reach an Office: it "
+                            f"reaches {name_of(state, first)}'s Office before anything reaches "
+                            f"{name_of(state, whose)}'s.")
     after = copied(state)
     after["caught"] = whose
     after["caught_at"] = current_time(state)
@@ -798,7 +842,8 @@ def _offer_react(state: State, seat: int | None) -> list[dict[str, Any]]:
 def _offer_resolve(state: State, seat: int | None) -> list[dict[str, Any]]:
     """Phase Three 'Resolve': an Animatronic may reach an Office; a phone reports its own, the host names the guard.
 
-    When an unanswered Hallway Animatronic is known to arrive first, only that guard's Office is offered.
+    When an unanswered Hallway Animatronic is known to arrive before any other card can reach an Office, only that
+    guard's Office is offered; otherwise each guard's, in whatever order the cards really reach them.
     """
     first = _first_to_reach(state)
     return [{"type": "office", "whose": number} for number in (state["seats"] if seat is None else [seat])
@@ -854,6 +899,29 @@ def _tie(state: State, best: int) -> Outcome:
         return Outcome((), f"{both}: neither has the most power remaining, so nobody wins.")
     return Outcome(tuple(seats), f"{both}: a shared win for {name_of(state, seats[0])} and "
                                  f"{name_of(state, seats[1])}.", shared=True)
+
+
+def invariants(state: State) -> list[str]:
+    """What the box guarantees at every step: each Power Dial between 0 and where it started ('If you ever have to
+    subtract more power from your Power Dial than you have power, you don't subtract power'), the Clock pile a tail of
+    its cards, at most one card that isn't an Animatronic per location, and no more Animatronics than a guard has."""
+    checks = []
+    for seat in state["seats"]:
+        name, power = name_of(state, seat), state["guards"][str(seat)]["power"]
+        checks.append((0 <= power <= state["dial_start"],
+                       f"{name}'s Power Dial shows {power}, outside 0 to {state['dial_start']}."))
+        shown = cameras(state, seat)
+        checks.append((all(card == ANIMATRONIC for cards in shown.values() for card in cards[:-1]),
+                       f"{name}'s cameras show a card after the one that isn't an Animatronic."))
+        checks.append((face_up(state, seat, (ANIMATRONIC,)) <= sum(state["animatronics"].values()),
+                       f"{name}'s cameras show more Animatronics than the guard has."))
+    cards, pile = state["clock_cards"], state["clock_pile"]
+    checks.append((pile == cards[len(cards) - len(pile):], "The Clock pile isn't the bottom of the Clock cards."))
+    checks.append((state["round"] == min(len(cards) - len(pile), rounds_total(state)),
+                   f"Round {state['round']} doesn't match the {len(cards) - len(pile)} Clock cards discarded."))
+    checks.append((state["caught"] is None or state["phase"] == RESOLVE,
+                   "An Animatronic reached an Office outside Phase Three."))
+    return broken(checks)
 
 
 def forecast(state: State, seat: int) -> list[dict[str, Any]]:
@@ -1112,8 +1180,11 @@ def figures(state: State) -> dict[str, Any]:
         side = (name_of(state, winners[0]) if len(winners) == 1 else "Both guards" if winners
                 else "Nobody (a tie)")
     ended = state["caught_at"] or ("6:00 AM" if not state["clock_pile"] else state["clock_pile"][0])
-    return {"score": "power left", "side": side, "scenario": None, "seats": seats,
+    # Power decides only between survivors at 6:00 AM: a guard whose Office was entered loses whatever power is left.
+    decides = True if dawn else False if state["caught"] is not None else None
+    return {"score": "power left", "side": side, "scenario": None, "seats": seats, "score_decides": decides,
             "facts": [["The night ended at", ended], ["Rounds played", state["round"]]]}
+
 
 _SEAT_OR_NULL = {"type": ["integer", "null"]}
 _REACTION = {"oneOf": [{"type": "null"}, {

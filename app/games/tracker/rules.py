@@ -12,7 +12,7 @@ from typing import Any
 
 from ...dice import DiceError, parse
 from ...reading import quoted
-from ..contract import Event, IllegalAction, Outcome, Viewer, copied, seen
+from ..contract import Event, IllegalAction, Outcome, Viewer, broken, copied, seen
 from ..moves import Choice, Count, Field, Move, Moves, Numbers, Text
 from ..options import COUNTER_LIMIT  # how far a counter without a minimum or maximum may go
 
@@ -251,6 +251,16 @@ def legal_actions(state: dict[str, Any], seat: int | None) -> list[dict[str, Any
         actions.append({"type": "next-round"})
     actions.extend({"type": "roll", "dice": dice} for dice in state["tray"])
     return actions
+
+
+def invariants(state: dict[str, Any]) -> list[str]:
+    """What the table set up guarantees at every step: every counter within its own limits, the round from 1."""
+    checks = [(1 <= state["round"] <= MAX_ROUND, f"Round {state['round']} is outside 1 to {MAX_ROUND:,}.")]
+    for counter in state["counters"]:
+        low, high = _limits(counter)
+        checks += [(low <= value <= high, f"{counter['name']} is {value:,}, outside {low:,} to {high:,}.")
+                   for value in counter["values"].values()]
+    return broken(checks)
 
 
 def outcome(state: dict[str, Any]) -> Outcome | None:

@@ -12,7 +12,7 @@ from app.games.crystal_lake import rules
 from app.games.crystal_lake.scoring import SUPPLIES
 from app.games.words import percent
 
-from .rules_helpers import RulesUnderTest, opening
+from ..rules_helpers import RulesUnderTest, opening
 
 SPEC = REGISTRY["crystal-lake"]
 BOX = {"pan": 14, "flashlight": 12, "gasoline": 11, "cleaver": 10, "car_keys": 7, "axe": 5, "jason": 8}  # a test box
@@ -22,9 +22,10 @@ RULES = RulesUnderTest(rules)  # the shared helpers: act, refused (state, seat, 
 act = RULES.act
 
 
-def table(players: int = 3, mode: str = "advanced", first: int = 1, critical_set: str = "board") -> dict:
+def table(players: int = 3, mode: str = "advanced", first: int = 1, critical_set: str = "board", **readings) -> dict:
     """A new table's state, set up through the same checks a host's setup form goes through."""
-    return opening(SPEC, {"players": players, "mode": mode, "first_player": first, "critical_set": critical_set})
+    return opening(SPEC, {"players": players, "mode": mode, "first_player": first, "critical_set": critical_set,
+                          **readings})
 
 
 def play(state: dict, *moves: tuple) -> dict:
@@ -411,15 +412,35 @@ def test_can_an_escape_token_dodge_a_second_jason_put_on_the_board_by_a_fear_car
     assert attacked["players"]["2"]["returned"] and attacked["players"]["2"]["escape"]  # held one: gains none
 
 
-def test_does_a_counselor_back_at_the_cabin_get_offered_a_useless_escape_token_discard():
-    """The Jason on a flipped board goes back at drop-off anyway; the button would only throw away 3 final points."""
+def test_an_escape_token_is_discardable_at_any_time():
+    """Issue 46: 'An Escape Token may be discarded by its owner at any time and does not count as an action.' It was
+    refused at the Cabin, at drop-off and on the night it was gained; now each discard is logged, and it sends a Jason
+    token back only 'on another night' from a board that holds one."""
     state = table(2)
     state["players"]["1"]["escape"] = True
     state = card(play(state, search(1, "jason"), search(2, "pan")))
     assert rules.view(state, Viewer.of_seat(1))["mine"]["escape_usable"]
-    state = play(state, back(1))
-    assert not rules.view(state, Viewer.of_seat(1))["mine"]["escape_usable"]
-    assert {"type": "escape", "whose": 1} not in rules.legal_actions(state, 1)
+    cabin = play(state, back(1))
+    assert {"type": "escape", "whose": 1} in rules.legal_actions(cabin, 1)
+    after, events = act(cabin, 1, type="escape")
+    assert events[0].text == "discarded an Escape Token: a Jason token goes from the Player Board back to the Camp Bag."
+    assert not after["players"]["1"]["escape"] and after["players"]["1"]["board"]["jason"] == 0
+    drop_off = play(cabin, back(2))
+    assert drop_off["phase"] == "drop-off"
+    after, events = act(drop_off, None, type="escape", whose=1)
+    assert not after["players"]["1"]["escape"] and after["turn"] == drop_off["turn"]  # not an action
+    empty = play(card(table(2)), search(1, "jason"), search(2, "pan"), search(1, "jason"))  # attacked: gains one
+    assert empty["players"]["1"]["escape_night"] == 1
+    after, events = act(empty, 1, type="escape")
+    assert events[0].text == "discarded an Escape Token: no Jason token goes back (there is no Jason token on the " \
+                             "Player Board)."
+    gained = play(card(table(2)), search(1, "jason"), search(2, "pan"), search(1, "jason"), search(2, "jason"))
+    gained["players"]["2"]["escape"], gained["players"]["2"]["escape_night"] = True, 1  # gained tonight, Jason on it
+    after, events = act(gained, 2, type="escape")
+    assert after["players"]["2"]["board"]["jason"] == 1
+    assert events[0].text == ("discarded an Escape Token: no Jason token goes back (it was gained tonight, and "
+                              "removes a Jason token only on another night).")
+    refused(table(2), 1, "holds no Escape Token", type="escape")
 
 
 def test_does_legal_actions_offer_the_escape_choice_and_only_tokens_the_bag_holds():
@@ -688,6 +709,90 @@ def test_a_hidden_stash_keeps_its_supplies_through_a_second_jason_attack():
     night = state["players"]["1"]["nights"][0]
     assert night["drop_off"] == 8 and night["bravery"] == 0  # the stashed Axe scores; fled, so no Bravery Bonus
     assert state["players"]["1"]["stash"]["axe"] == 0 and not state["players"]["1"]["stash_card"]
+
+
+def stash_played(**readings) -> dict:
+    """Counselor 1 found an Axe and a Cleaver, then played the Hidden Stash; it is Counselor 2's turn."""
+    state = play(table(2, **readings), (None, {"type": "bag", **BOX}), search(1, "axe"), search(2, "pan"),
+                 search(1, "cleaver"), search(2, "pan"))
+    return play(state, (1, {"type": "fear", "card": "hidden-stash"}))
+
+
+STASH_READINGS = ("stash_cards", "stash_when", "stash_end")
+
+
+def test_each_hidden_stash_limit_is_a_labelled_reading_quoting_the_one_sentence():
+    """Issue 46: one per counselor, any time with no action, discarded at drop-off were presented as settled; the one
+    sentence is 'Supply Tokens that are safe in the player's Backpack or on a Hidden Stash Fear Card do not need to be
+    returned to the bag.'"""
+    sentence = ("'Supply Tokens that are safe in the player's Backpack or on a Hidden Stash Fear Card do not need to "
+                "be returned to the bag.'")
+    for key in STASH_READINGS:
+        option = SPEC.option(key)
+        assert option.source == "assumed" and sentence in option.help, key
+        assert key in rules.view(table(2), Viewer.host())["readings"]
+    assert [SPEC.option(key).default for key in STASH_READINGS] == ["one", "any-time", "drop-off"]
+
+
+@pytest.mark.parametrize("cards", ["one", "any"])
+def test_the_stash_cards_reading_decides_whether_a_second_hidden_stash_is_played(cards):
+    state = play(stash_played(stash_cards=cards), search(2, "pan"))
+    offered = {"type": "fear", "whose": 1, "card": "hidden-stash"} in rules.legal_actions(state, 1)
+    if cards == "one":
+        assert not offered
+        refused(state, 1, "already has a Hidden Stash in play: at this table a counselor has one at a time",
+                type="fear", card="hidden-stash")
+        return
+    assert offered
+    after, events = RULES.texts(state, 1, type="fear", card="hidden-stash")
+    assert events[0] == "played another Hidden Stash Fear Card: Supplies moved onto it are safe from Jason."
+
+
+@pytest.mark.parametrize("when", ["any-time", "when-played"])
+def test_the_stash_when_reading_decides_when_supplies_go_onto_the_hidden_stash(when):
+    """`any-time`: a counselor out searching moves Supplies onto it whenever, as no action; `when-played`: only as the
+    card is played, until the next counselor's turn action."""
+    state = stash_played(stash_when=when)
+    hide = {"type": "stash", "whose": 1, "supply": "axe", "count": 1}
+    assert hide in rules.legal_actions(state, 1)
+    now = play(state, (1, {"type": "stash", "supply": "axe", "count": 1}))  # before Counselor 2's turn: both allow it
+    assert now["players"]["1"]["stash"]["axe"] == 1 and now["turn"] == 2
+    later = play(state, search(2, "pan"))
+    if when == "any-time":
+        assert play(later, (1, {"type": "stash", "supply": "cleaver", "count": 1}))["players"]["1"]["stash"]["cleaver"]
+        return
+    assert {**hide, "supply": "cleaver"} not in rules.legal_actions(later, 1)
+    refused(later, 1, "only as the card is played, before the next counselor's turn", type="stash", supply="cleaver",
+            count=1)
+
+
+def quiet_night(state: dict) -> dict:
+    """Both counselors return at once and drop off keeping nothing (after Night 5, with no Defense Fear Cards)."""
+    first = state["turn"]
+    state = play(state, back(first), back(3 - first))
+    extra = {"defense": 0} if rules.final_count(state) else {}
+    return play(state, drop(1, **extra), drop(2, **extra))
+
+
+@pytest.mark.parametrize("end", ["drop-off", "stays"])
+def test_the_stash_end_reading_decides_whether_the_hidden_stash_is_dropped_off_tonight(end):
+    """`drop-off`: its Supplies score with the board tonight and the card is discarded; `stays`: the card and its
+    Supplies stay in play, safe, and are dropped off after the last night ('all Supplies (including those in
+    Backpacks) are dropped off')."""
+    state = play(stash_played(stash_end=end), (1, {"type": "stash", "supply": "axe", "count": 1}), back(2), back(1),
+                 drop(1), drop(2))
+    one = state["players"]["1"]
+    if end == "drop-off":
+        assert one["nights"][0]["drop_off"] == 8 + 4 and one["stash"]["axe"] == 0 and not one["stash_card"]
+        return
+    assert one["nights"][0]["drop_off"] == 4 and one["stash"]["axe"] == 1 and one["stash_card"]
+    assert rules.invariants(state) == [] and rules.bag_now(state)["axe"] == BOX["axe"] - 1  # still out of the bag
+    while state["night"] < 5:
+        state = quiet_night(state)
+        assert state["players"]["1"]["stash"]["axe"] == 1 or state["phase"] == "over"
+    state = quiet_night(state)
+    last = state["players"]["1"]["nights"][-1]
+    assert state["phase"] == "over" and last["drop_off"] == 8 and "1 Axe" in " ".join(last["breakdown"])
 
 
 def test_a_hidden_stash_takes_no_target():

@@ -14,7 +14,7 @@ from app.games.night_of_frights import rules
 from app.games.night_of_frights.guard_bag import capture_chance
 from app.games.words import percent
 
-from .rules_helpers import SEED, RulesUnderTest, dumped, opening
+from ..rules_helpers import SEED, RulesUnderTest, dumped, opening
 
 SPEC = REGISTRY["night-of-frights"]
 R = RulesUnderTest(rules)
@@ -482,16 +482,34 @@ def test_does_the_host_correct_the_bag_and_the_log_say_so():
     R.refused(after, 1, "is for the host screen only", type="bag", miss=19, guards=1)
     R.refused(after, None, "already", type="bag", miss=15, guards=2)
     R.refused(after, None, "already in the bag", type="capture", room=1, event="guard")
-    back = R.play(after, None, type="bag", miss=19, guards=0)
-    assert seen(back)["guards_aside"] == 2 and seen(back)["bag_note"] == "2 Guard tokens set aside"
-    assert seen(back)["odds_table"][0]["percent"] == "0%"  # no Guard in the bag: no chance, said as 0%
-    assert R.play(scary(back, 1, 3), 1, type="capture", room=1, event="guard")["bag"] == {"Miss": 19, "Guard": 1}
+    back = R.play(after, None, type="bag", miss=19, guards=1)
+    assert seen(back)["guards_aside"] == 1 and seen(back)["bag_note"] == "second Guard set aside"
+    assert R.play(scary(back, 1, 3), 1, type="capture", room=1, event="guard")["bag"] == {"Miss": 19, "Guard": 2}
+
+
+def test_a_corrected_bag_always_holds_a_guard_so_no_capture_shows_0_percent():
+    """Issue 46: 'Place all 19 Miss tokens and one Guard token in the bag', and the game ends when 'A player draws
+    the Guard token': a bag without a Guard is a state the game never has. The correction keeps 1 or 2 Guards and
+    says why; every capture's odds stay above 0%, even from a bag of Guards alone."""
+    state = scary(started(), 1, 3)
+    sentence = R.refused(state, None, "The bag always holds a Guard", type="bag", miss=19, guards=0)
+    assert sentence == ("The bag always holds a Guard: setup puts one in (\"Place all 19 Miss tokens and one Guard "
+                        "token in the bag\") and drawing it ends the game, so it holds 1 or 2 Guard tokens, not 0.")
+    R.refused(state, None, "The bag always holds a Guard", type="bag", miss=0, guards=0)
+    assert {"type": "bag", "miss": 18, "guards": 1} in rules.legal_actions(state, None)
+    nearly_all_guards = R.play(state, None, type="bag", miss=1, guards=2)
+    assert rules.invariants(nearly_all_guards) == []
+    assert all(row["percent"] != "0%" for row in seen(nearly_all_guards)["odds_table"])
+    assert seen(nearly_all_guards, 1)["me"]["odds"]["percent"] == "100%"  # 3 drawn from 1 Miss + 2 Guards
+    guardless = {**state, "bag": {"Miss": 19, "Guard": 0}}  # what the old correction allowed
+    assert rules.invariants(guardless) == ["The bag holds 0 Guards, not 1 or 2."]
 
 
 @pytest.mark.parametrize("move,message", [
     ({"miss": -1, "guards": 1}, "can't hold fewer than 0 Miss tokens"),
     ({"miss": 20, "guards": 1}, "The box has only 19 Miss tokens, so the bag can't hold 20"),
-    ({"miss": 19, "guards": -1}, "can't hold fewer than 0 Guard tokens"),
+    ({"miss": 19, "guards": -1}, "The bag always holds a Guard"),
+    ({"miss": 19, "guards": 0}, "so it holds 1 or 2 Guard tokens, not 0"),
     ({"miss": 19, "guards": 3}, "The box has only 2 Guard tokens, so the bag can't hold 3"),
     ({"miss": "19", "guards": 1}, "Miss tokens the bag holds as a whole number"),
     ({"miss": 19, "guards": True}, "Guard tokens the bag holds as a whole number"),

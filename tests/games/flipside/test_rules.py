@@ -10,7 +10,7 @@ from app.games import REGISTRY, OptionError
 from app.games.contract import IllegalAction, Viewer
 from app.games.flipside import combat, keywords, rules
 
-from .rules_helpers import RulesUnderTest, dumped, opening
+from ..rules_helpers import RulesUnderTest, dumped, opening
 
 SPEC = REGISTRY["flipside"]
 RULES = RulesUnderTest(rules)
@@ -54,11 +54,8 @@ def declare(state: dict, seat: int | None, target: int, atk: int, defence: int, 
 
 
 def blocks(*blockers, **extra) -> dict:
-    """A block move's rows: (ATK, DEF) per blocker, in slots 1, 2, ..."""
-    rows = dict(extra)
-    for slot, (b_atk, b_def) in enumerate(blockers, start=1):
-        rows[f"b{slot}_atk"], rows[f"b{slot}_def"] = b_atk, b_def
-    return rows
+    """A block move's rows: (ATK, DEF) per blocker, in rows 1, 2, ..."""
+    return {**extra, "blockers": [{"atk": b_atk, "def": b_def} for b_atk, b_def in blockers]}
 
 
 def attack(state: dict, seat: int | None, target: int, atk: int, defence: int, *blockers, **extra):
@@ -313,12 +310,42 @@ def test_combat_resolution_matches_brute_force_over_small_numbers():
                 assert result["player_damage"] == (0 if blockers else a_atk)
 
 
+def test_five_or_more_characters_block_a_single_attack():
+    """Issue 46: 'Multiple characters can block a single attack' names no number, yet a fifth blocker was refused
+    ("Assigning blockers doesn't take 'b5_atk'"). Six blockers fight a 7/9 attacker, all at once."""
+    state = to_phase(started(), "action")
+    after, events = attack(state, 1, 2, 7, 9, (1, 7), (1, 7), (1, 7), (1, 7), (2, 7), (3, 9))
+    fight = after["last_combat"]
+    assert [blocker["slot"] for blocker in fight["blockers"]] == [1, 2, 3, 4, 5, 6]
+    assert fight["attacker"] == {"atk": 7, "def": 9, "damage": 9, "left": 0, "dies": True}
+    assert [blocker["dies"] for blocker in fight["blockers"]] == [True, True, True, True, True, False]
+    assert events[0].startswith("assigned 6 blockers to Player 1's attack: the 7/9 attacker dies;")
+    assert player(after, 2)["graveyard"] == 5 and player(after, 1)["graveyard"] == 1
+
+
+def test_backup_counts_only_attacking_alongside_other_characters_named_x():
+    """'Backup X - Gains +X/+X if attacking alongside other characters named X': the attack records it as the text
+    has it, apart from Leader's +X/+X, and refuses it for a character attacking alone."""
+    state = to_phase(started(), "action")
+    refused(state, 1, "Backup X 'Gains +X/+X if attacking alongside other characters named X'", type="attack",
+            target=2, atk=2, backup=2, **{"def": 1})
+    declared, events = act(state, 1, type="attack", target=2, atk=2, bonus=1, backup=2, alongside=True, **{"def": 1})
+    assert events == ["declared an attack on Player 2 with a 5/4 character (+3/+3 included, Backup +2/+2, attacking "
+                      "alongside other characters named X): Player 2 assigns blockers."]
+    fight = seen(declared, 2)["fight"]
+    assert (fight["bonus"], fight["backup"], fight["alongside"], fight["attacker"]) == (3, 2, True,
+                                                                                       {"atk": 5, "def": 4})
+    after, _ = act(declared, 2, type="block")
+    assert (after["last_combat"]["backup"], after["last_combat"]["alongside"]) == (2, True)
+    assert player(after, 2)["health"] == 15
+
+
 def test_backup_or_leader_adds_x_to_both_atk_and_def():
-    """'Backup X - Gains +X/+X if attacking alongside other characters named X.'"""
+    """'Leader - Gains +X/+X for every character named X in your control.'"""
     state, events = act(to_phase(started(), "action"), 1, type="attack", target=2, atk=2, bonus=1, **{"def": 1})
     assert events == ["declared an attack on Player 2 with a 3/2 character (+1/+1 included): Player 2 assigns "
                       "blockers."]
-    after, _ = act(state, 2, type="block", b1_atk=3, b1_def=3)
+    after, _ = act(state, 2, type="block", blockers=[{"atk": 3, "def": 3}])
     assert after["last_combat"]["attacker"] == {"atk": 3, "def": 2, "damage": 3, "left": 0, "dies": True}
     assert after["last_combat"]["blockers"][0]["dies"]
 
@@ -327,8 +354,8 @@ def test_a_disguise_attacker_can_only_be_blocked_by_disguise_or_spot():
     """'Disguise - Can only be blocked by other characters with Disguise.' 'Spot - Can block characters with
     Disguise.'"""
     state = declare(to_phase(started(), "action"), 1, 2, 2, 2, disguise=True)
-    refused(state, 2, "Blocker 1 can't block", type="block", b1_atk=1, b1_def=1)
-    after, _ = act(state, 2, type="block", b1_atk=1, b1_def=1, b1_spot=True)
+    refused(state, 2, "Blocker 1 can't block", type="block", blockers=[{"atk": 1, "def": 1}])
+    after, _ = act(state, 2, type="block", blockers=[{"atk": 1, "def": 1, "spot": True}])
     assert after["last_combat"]["disguise"] and after["last_combat"]["blockers"][0]["dies"]
 
 
@@ -340,10 +367,13 @@ def test_a_disguise_attacker_can_only_be_blocked_by_disguise_or_spot():
     ({"def": 0}, "can't be less than 1"),
     ({"atk": 100}, "can't be more than 99"),
     ({"atk": None}, "must be a whole number"),
-    ({"bonus": -1}, "+X/+X (Backup or Leader) can't be less than 0"),
+    ({"bonus": -1}, "+X/+X (Leader, or another card) can't be less than 0"),
+    ({"backup": -1}, "Backup X (+X/+X) can't be less than 0"),
+    ({"backup": 1}, "tick that it attacks alongside them, or leave Backup at 0"),
+    ({"alongside": "yes"}, "is a yes-or-no box"),
     ({"disguise": "maybe"}, "yes-or-no"),
     ({"disguise": "yes"}, "Disguise is a yes-or-no box: send true or false."),
-    ({"b1_atk": 1}, "An attack doesn't take 'b1_atk'"),
+    ({"blockers": []}, "An attack doesn't take 'blockers'"),
 ])
 def test_bad_attack_input_is_refused(fields, message):
     state = to_phase(started(), "action")
@@ -351,12 +381,15 @@ def test_bad_attack_input_is_refused(fields, message):
 
 
 @pytest.mark.parametrize("fields,message", [
-    ({"b1_atk": 2}, "Blocker 1 needs both"),
-    ({"b2_def": 0, "b2_atk": 1}, "Blocker 2's DEF can't be less than 1"),
-    ({"b1_atk": 100, "b1_def": 1}, "Blocker 1's ATK can't be more than 99"),
-    ({"b3_spot": True}, "Blocker 3 is ticked"),
-    ({"b2_spot": "on"}, "Blocker 2's Spot or Disguise is a yes-or-no box"),
-    ({"b5_atk": 1}, "doesn't take 'b5_atk'"),
+    ({"blockers": [{"atk": 2}]}, "Blocker 1 needs both"),
+    ({"blockers": [{}, {"def": 0, "atk": 1}]}, "Blocker 2's DEF can't be less than 1"),
+    ({"blockers": [{"atk": 100, "def": 1}]}, "Blocker 1's ATK can't be more than 99"),
+    ({"blockers": [{}, {}, {"spot": True}]}, "Blocker 3 is ticked"),
+    ({"blockers": [{}, {"spot": "on"}]}, "A blocker's Spot or Disguise is a yes-or-no box"),
+    ({"blockers": [{"atk": 1, "def": 1, "slot": 5}]}, "Blocker 1 doesn't take 'slot'"),
+    ({"blockers": {"atk": 1}}, "Give the blockers as a list of rows"),
+    ({"blockers": [{"atk": 1, "def": 1}] * 401}, "The blockers can have at most 400 rows, not 401"),
+    ({"b1_atk": 1}, "Assigning blockers doesn't take 'b1_atk'"),
     ({"target": 1}, "Assigning blockers doesn't take 'target'"),
 ])
 def test_bad_blocker_input_is_refused(fields, message):
@@ -571,7 +604,7 @@ def test_the_attacker_declares_and_the_defender_alone_assigns_blockers():
     refused(state, 1, "Player 3 is still assigning blockers to the attack; the fight comes first.",
             type="next-phase")
     refused(state, None, "Player 3 is still assigning blockers", type="attack", target=2, atk=1, **{"def": 1})
-    after, events = act(state, 3, type="block", b1_atk=1, b1_def=9, b1_spot=True)
+    after, events = act(state, 3, type="block", blockers=[{"atk": 1, "def": 9, "spot": True}])
     assert events == ["assigned 1 blocker to Player 1's attack: the 4/2 attacker survives with DEF 1; blocker 1 "
                       "(1/9) survives with DEF 5."]
     assert after["fight"] is None and seen(after, 1)["turn"]["seats"] == [1]
@@ -687,14 +720,15 @@ def test_several_blockers_split_the_atk_when_the_table_reads_it_so():
     state, events = act(state, 2, type="block", **blocks((2, 3), (1, 5)))
     assert events == ["assigned 2 blockers to Player 1's attack: Player 1 splits the attacker's 5 ATK among them."]
     assert seen(state, 2)["fight"]["stage"] == "split" and seen(state, 2)["turn"]["seats"] == [1]
-    assert rules.legal_actions(state, 1)[0] == {"type": "split", "d1": 3, "d2": 2}  # lethal first: a valid default
+    assert rules.legal_actions(state, 1)[0] == {"type": "split", "damage": [3, 2]}  # lethal first: a valid default
     assert "split" not in offered(state, 2) and "next-phase" not in offered(state, 1)
-    refused(state, 2, "Player 1 splits the attacker's ATK", type="split", d1=3, d2=2)
-    refused(state, 1, "Split all of the attacker's 5 ATK: these add up to 4.", type="split", d1=2, d2=2)
-    refused(state, 1, "There is no blocker 3 in this fight; the blockers are 1 and 2.", type="split", d1=3, d3=2)
-    refused(state, 1, "Damage to blocker 1 can't be more than 5", type="split", d1=6)
+    refused(state, 2, "Player 1 splits the attacker's ATK", type="split", damage=[3, 2])
+    refused(state, 1, "Split all of the attacker's 5 ATK: these add up to 4.", type="split", damage=[2, 2])
+    refused(state, 1, "Give one share for each of the 2 blockers (1 and 2), in order; you gave 3.", type="split",
+            damage=[3, 2, 0])
+    refused(state, 1, "A blocker can't take more than the attacker's 5 ATK; you gave 6.", type="split", damage=[6])
     refused(state, 2, "There is no attack waiting for blockers", type="block")
-    after, events = act(state, 1, type="split", d1=1, d2=4)
+    after, events = act(state, 1, type="split", damage=[1, 4])
     assert events[0].startswith("split the attacker's 5 ATK 1 + 4: the 5/4 attacker survives with DEF 1; blocker 1 "
                                 "(2/3) survives with DEF 2, blocker 2 (1/5) survives with DEF 1.")
     assert after["fight"] is None and "next-phase" in offered(after, 1)
@@ -721,11 +755,9 @@ def random_move(state: dict, chance: random.Random, calm: bool = False) -> dict:
                               {"type": "redraw", "count": chance.randint(0, 3), "seat": None, "whose": who},
                               {"type": "start", "seat": chance.choice([None, who])}])
     if fight is not None and roll < 0.8:
-        rows = {}
-        for slot in range(1, chance.randint(0, 4) + 1):
-            rows[f"b{slot}_atk"], rows[f"b{slot}_def"] = chance.randint(0, 4), chance.randint(1, 4)
-            rows[f"b{slot}_spot"] = chance.random() < 0.5
-        return {"type": "block", "seat": chance.choice([fight["target"], fight["target"], None, who]), **rows}
+        rows = [{"atk": chance.randint(0, 4), "def": chance.randint(1, 4), "spot": chance.random() < 0.5}
+                for _ in range(chance.randint(0, 6))]
+        return {"type": "block", "seat": chance.choice([fight["target"], fight["target"], None, who]), "blockers": rows}
     if turn["phase"] == "action" and roll < (0.03 if calm else 0.5):
         targets = [seat for seat in alive if seat != turn["seat"]]
         fields = {"type": "attack", "seat": chance.choice([turn["seat"], None]), "target": chance.choice(targets),

@@ -835,8 +835,8 @@ def test_an_unanswered_hallway_animatronic_is_warned_of_before_phase_three():
     assert "went unanswered" in broke[1][1].text
 
 
-def to_phase_two_with(state: dict, whose: int, *cards: tuple[str, str]) -> dict:
-    state = flips(act(state, None, type="advance-time")[0], None, whose, *cards)
+def to_phase_two_with(state: dict, whose: int, *cards: tuple[str, str], advance: bool = True) -> dict:
+    state = flips(act(state, None, type="advance-time")[0] if advance else state, None, whose, *cards)
     return act(state, None, type="cameras-flipped")[0]
 
 
@@ -905,21 +905,83 @@ def test_with_the_star_following_the_dials_the_table_says_whose_dial_shows_it_on
 
 
 def hallway_left(resolve: str) -> dict:
-    """Phase Three where Purple (second in order) left a Hallway Animatronic unanswered; Orange's Hallway is safe."""
-    state = to_phase_two_with(table(resolve=resolve), PURPLE, ("Hallway", "animatronic"), ("Hallway", "empty-room"))
+    """Phase Three where Purple (second in order) left a Hallway Animatronic unanswered; Orange's Hallway, tapped in,
+    shows an Empty Room."""
+    state = act(table(resolve=resolve), None, type="advance-time")[0]
+    state = flips(state, None, ORANGE, ("Hallway", "empty-room"))
+    state = to_phase_two_with(state, PURPLE, ("Hallway", "animatronic"), ("Hallway", "empty-room"), advance=False)
     state = act(state, ORANGE, type="react", cards=0)[0]
     return act(state, PURPLE, type="react", cards=0)[0]
 
 
 def test_location_by_location_a_second_guards_hallway_comes_before_the_first_guards_other_cards():
     """'Resolve remaining face-up cards, using Phase Two's turn order, one at a time from the Hallway to the Show
-    Stage', read location by location: both Hallways first, so Purple's Office is reached first."""
+    Stage', read location by location: both Hallways first, and Orange's shows nothing that moves, so Purple's Office
+    is reached first."""
     state = hallway_left("location")
     assert look(state, None)["resolve_text"] == ("Resolve location by location from the Hallway to the Show Stage, "
                                                  "at each one Orange, then Purple")
     assert rules.legal_actions(state, None) == [{"type": "advance-time"}, {"type": "office", "whose": PURPLE}]
     refused(state, ORANGE, "Purple's unanswered Hallway Animatronic is resolved first", type="office")
     assert rules.outcome(act(state, PURPLE, type="office")[0]).winners == (ORANGE,)
+
+
+def issue_46_table(resolve: str, *orange: tuple[str, str], cards: int = 0) -> dict:
+    """Issue 46's table: Purple's Hallway shows an Animatronic, then an Empty Room, and Purple reacts to nothing;
+    Orange (first in Phase Two's order) shows `orange` and reacts to `cards` of them."""
+    state = act(table(resolve=resolve), None, type="advance-time")[0]
+    state = flips(state, None, ORANGE, *orange)
+    state = to_phase_two_with(state, PURPLE, ("Hallway", "animatronic"), ("Hallway", "empty-room"), advance=False)
+    dice = {"values": [5] * cards} if cards else {}  # the real Power dice (the table's default)
+    state = act(state, ORANGE, type="react", cards=cards, **dice)[0]
+    return act(state, PURPLE, type="react", cards=0)[0]
+
+
+@pytest.mark.parametrize("resolve", ["location", "guard"])
+def test_a_what_was_that_in_the_first_guards_hallway_can_reach_their_office_before_the_other_hallway(resolve):
+    """Issue 46: 'If a card reaches your Office, reveal that card immediately. If the revealed card is an Animatronic,
+    you LOSE THE GAME!' Orange's Hallway What Was That? resolves before Purple's Hallway Animatronic in either
+    reading, so the table can record either Office, the host and Orange's own phone alike."""
+    state = issue_46_table(resolve, ("Hallway", "what-was-that"))
+    assert [offer for offer in rules.legal_actions(state, None) if offer["type"] == "office"] == [
+        {"type": "office", "whose": ORANGE}, {"type": "office", "whose": PURPLE}]
+    assert {"type": "office", "whose": ORANGE} in rules.legal_actions(state, ORANGE)
+    for seat in (None, ORANGE):
+        caught, events = act(state, seat, type="office", whose=ORANGE)
+        assert events[0].text == "an Animatronic reached Orange's Office!"
+        assert rules.outcome(caught).winners == (PURPLE,)
+    assert rules.outcome(act(state, PURPLE, type="office")[0]).winners == (ORANGE,)
+
+
+@pytest.mark.parametrize("resolve", ["location", "guard"])
+def test_a_reaction_may_have_answered_another_card_than_the_hallway_animatronic(resolve):
+    """Issue 46: Orange reacted to one card while the cameras show a Hallway Animatronic and a What Was That?; which
+    one was answered isn't known, so the Hallway Animatronic may still reach Orange's Office first."""
+    state = issue_46_table(resolve, ("Hallway", "animatronic"), ("Hallway", "empty-room"),
+                           ("Pirate Cove", "what-was-that"), cards=1)
+    assert {"type": "office", "whose": ORANGE} in rules.legal_actions(state, None)
+    assert rules.outcome(act(state, None, type="office", whose=ORANGE)[0]).winners == (PURPLE,)
+    # Once Orange paid for every card that can move, nothing of Orange's is left to reach an Office first.
+    answered = issue_46_table(resolve, ("Hallway", "animatronic"), ("Hallway", "empty-room"),
+                              ("Pirate Cove", "what-was-that"), ("Dining Area", "empty-room"),
+                              ("Show Stage", "empty-room"), cards=2)
+    assert [offer for offer in rules.legal_actions(answered, None) if offer["type"] == "office"] == [
+        {"type": "office", "whose": PURPLE}]
+    refused(answered, ORANGE, "no card resolved before it can reach an Office", type="office")
+
+
+def test_guard_by_guard_the_second_guards_hallway_comes_after_every_card_of_the_first():
+    """Read guard by guard, Orange's What Was That? at the Dining Area can't reach the Office (it moves a card one or
+    two locations), but one at Pirate Cove can, even though Orange's Hallway is safe."""
+    far = issue_46_table("guard", ("Hallway", "empty-room"), ("Pirate Cove", "empty-room"),
+                         ("Dining Area", "what-was-that"), ("Show Stage", "empty-room"))
+    assert [offer["whose"] for offer in rules.legal_actions(far, None) if offer["type"] == "office"] == [PURPLE]
+    near = issue_46_table("guard", ("Hallway", "empty-room"), ("Pirate Cove", "what-was-that"))
+    assert [offer["whose"] for offer in rules.legal_actions(near, None) if offer["type"] == "office"] == [
+        ORANGE, PURPLE]
+    # Location by location, Purple's Hallway comes before Orange's Pirate Cove: Purple's Office first.
+    first = issue_46_table("location", ("Hallway", "empty-room"), ("Pirate Cove", "what-was-that"))
+    assert [offer["whose"] for offer in rules.legal_actions(first, None) if offer["type"] == "office"] == [PURPLE]
 
 
 def test_guard_by_guard_the_first_guards_other_cards_may_still_reach_their_office_first():

@@ -14,9 +14,9 @@ from app.games import REGISTRY, OptionError
 from app.games.contract import IllegalAction, Viewer
 from app.games.directors_cut import READINGS, odds, rules
 from app.games.directors_cut.nights import NIGHTS, night_of
-from app.games.directors_cut.story import BONNIE_SIGHT, FREDDY_SIGHT
+from app.games.directors_cut.story import ANIMATRONICS_MOVE, BONNIE_SIGHT, FREDDY_SIGHT, GUARDS_MOVE, question
 
-from .rules_helpers import RulesUnderTest, dumped, opening, profile_of
+from ..rules_helpers import RulesUnderTest, dumped, opening, profile_of
 
 SEED = "cd" * 32
 SPEC = REGISTRY["directors-cut"]
@@ -81,8 +81,9 @@ If the guards survive 10 full turns they win.
 
 
 def new(night: str = "first", guards: int = 2, **options) -> dict:
-    """A night's opening state, set up through the same options a host picks."""
-    return opening(SPEC, {"night": night, "guards": guards, **options})
+    """A night's opening state, set up through the same options a host picks; each roll waits for its tap unless
+    `rolling="app"`, so a test enters the faces it needs."""
+    return opening(SPEC, {"night": night, "guards": guards, "rolling": "tap", **options})
 
 
 def act(state: dict, seat=None, **move) -> tuple[dict, list[str]]:
@@ -97,6 +98,11 @@ def roll(state: dict, seat, value: int) -> tuple[dict, list[str]]:
 
 def answer(state: dict, seat=None, **given) -> tuple[dict, list[str]]:
     return act(state, seat, type="answer", **given)
+
+
+def answers(state: dict, seat=None) -> list[dict]:
+    """What a screen is offered besides the host's corrections (which are offered whenever a question is open)."""
+    return [move for move in rules.legal_actions(state, seat) if move["type"] != "correct"]
 
 
 def refused(state: dict, seat, message: str, **move) -> str:
@@ -125,6 +131,8 @@ def quietly(state: dict) -> dict:
         return roll(state, None, 2)[0]
     if ask["kind"] == "freddy_room":
         return answer(state, choice="neither")[0]
+    if ask["kind"] == "moved":
+        return answer(state, choice="moved")[0]
     if ask["kind"] == "foxy_path":
         return answer(state, choice="cinema")[0]
     if ask.get("nobody"):
@@ -174,7 +182,7 @@ def test_is_every_sentence_the_screens_quote_the_rulebooks_own():
     if not RULEBOOK.exists():
         pytest.skip("the shared rulebook folder isn't next to this checkout")
     book = squashed(RULEBOOK.read_text(encoding="utf-8"))
-    quotes = [BONNIE_SIGHT, FREDDY_SIGHT]
+    quotes = [BONNIE_SIGHT, FREDDY_SIGHT, GUARDS_MOVE, ANIMATRONICS_MOVE]
     for option in READINGS:
         found = re.findall(r"'((?:[^']|'(?=[a-z]))+)'", option.help)  # 'Foxy is allowed to move, Freddy isn't.'
         assert found, option.key
@@ -360,7 +368,7 @@ def test_does_bonnie_roll_twice_from_the_third_night():
 def test_does_bonnies_line_of_sight_rule_show_with_her_question():
     state = until(new("first"), "bonnie_sight")
     view = seen_by(state)
-    assert view["moves"] == [{"type": "answer", "guard": 1, "step": state["step"]},
+    assert answers(state) == [{"type": "answer", "guard": 1, "step": state["step"]},
                              {"type": "answer", "guard": 2, "step": state["step"]},
                              {"type": "answer", "choice": "nobody", "step": state["step"]}]
     assert view["rule"] == {"label": "Bonnie's line of sight", "text": BONNIE_SIGHT}
@@ -375,6 +383,11 @@ def test_are_chicas_rolls_doubled_only_on_the_nights_that_say_so(night, steps):
     state, events = roll(state, None, 4)
     assert state["ask"]["kind"] == "chica_met" and state["ask"]["steps"] == steps
     assert (", doubled to 8" in text(events)) == (steps == 8)
+
+
+def test_does_the_question_after_a_roll_of_one_say_one_tile():
+    state, _ = roll(until(new("second"), "chica"), None, 1)
+    assert "Chica moves 1 tile toward" in question(state, state["ask"])
 
 
 def test_does_chica_attack_the_first_guard_she_meets_and_end_her_turn():
@@ -523,7 +536,7 @@ def test_is_freddy_never_asked_about_before_the_fourth_night(night):
 
 def test_on_his_turn_does_a_guard_entering_freddys_room_wake_him_to_attack_that_guard_in_his_slot():
     state, _ = roll(new("fourth", freddy_enters="his-turn"), None, 3)
-    assert state["ask"] == {"kind": "freddy_room", "who": None, "step": 2, "guard": 1}
+    assert state["ask"] == {"kind": "freddy_room", "who": 1, "step": 2, "guard": 1, "moves": 3}  # on their phone
     state, events = answer(state, choice="entered")
     assert text(events) == "Guard 1 entered Freddy's room: Freddy wakes and will go for them."
     assert state["freddy"] == "strike" and state["freddy_target"] == 1
@@ -586,6 +599,92 @@ def test_does_a_player_running_freddy_roll_his_hunt():
     refused(state, 1, "It's Freddy's player's turn, not yours", type="roll")
 
 
+# ---- the board's own rules, and the host's corrections ---------------------------------------------------------------
+
+def test_does_each_board_rule_show_at_the_step_where_it_bites():
+    """Issue 46: 'Guards can move through other Guards, but not finish on the same tile ...' beside a guard's move,
+    and 'Animatronics can not move through other Animatronics. If two Animatronics end on the same tile, the last
+    Animatronic to move sits on a tile next to the other Animatronic.' beside each animatronic's move."""
+    state = new("fourth", guards=1)
+    assert seen_by(state)["board_rule"] == {"label": "How guards move", "text": GUARDS_MOVE}
+    animatronic = {"label": "How animatronics move", "text": ANIMATRONICS_MOVE}
+    seen_at = {}
+    for _ in range(60):
+        seen_at.setdefault(state["ask"]["kind"], seen_by(state)["board_rule"])
+        state = quietly(state)
+    for kind in ("bonnie", "bonnie_sight", "chica", "chica_met"):
+        assert seen_at[kind] == animatronic, kind
+    for kind in ("foxy", "golden_freddy"):
+        assert seen_at[kind] is None, kind
+    assert seen_at["move"]["text"] == seen_at["freddy_room"]["text"] == GUARDS_MOVE  # the guard moves, then says
+
+
+def test_does_the_host_correct_freddys_state_after_a_revive_and_the_log_say_so():
+    """Issue 46: Freddy could be woken only by a guard's own move; a revived guard 'moved to default location' may
+    stand in his room. The host's correction wakes him for his next turn, logged like any other move."""
+    state = with_a_dead_guard("fourth", guards=2)
+    state, events = act(state, type="revive", guard=2, office=[1])
+    assert text(events).endswith("A guard now in Freddy's room, or none left in it, wakes him: the host corrects "
+                                 "Freddy.")
+    refused(state, None, "Say which living guard Freddy goes for", type="correct", freddy="strike")
+    refused(state, None, "Only Freddy going for a guard names one", type="correct", freddy="hunt", target=2)
+    refused(state, None, "There is no Guard 5 for Freddy to go for", type="correct", freddy="strike", target=5)
+    refused(state, None, "Freddy is inactive already.", type="correct", freddy="inactive")
+    refused(state, 1, "Correcting the board is for the host screen.", type="correct", freddy="hunt")
+    assert {"type": "correct", "freddy": "hunt"} in rules.legal_actions(state, None)
+    assert all(move["type"] != "correct" for move in rules.legal_actions(state, 1))
+    state, events = act(state, type="correct", freddy="strike", target=2)
+    assert events == ["corrected the board: Freddy is awake, going for Guard 2 (was inactive)."]
+    assert seen_by(state)["board"]["freddy"] == "Awake: going for Guard 2"
+    state = until(state, "foxy")
+    state, events = roll(state, None, 3)
+    assert "Freddy moves to Guard 2, who woke him, and attacks!" in text(events)
+    refused(state, None, "Freddy is in the middle of his move: finish it first.", type="correct", freddy="hunt")
+
+
+def test_can_freddy_be_corrected_only_on_a_night_he_moves():
+    refused(new("first"), None, "Freddy isn't allowed to move on The First Night: he has no state to correct.",
+            type="correct", freddy="hunt")
+    assert all("freddy" not in move for move in rules.legal_actions(new("first"), None))
+
+
+def test_does_the_host_correct_an_animatronics_place_and_bonnies_question_follow():
+    """'If two Animatronics end on the same tile, the last Animatronic to move sits on a tile next to the other
+    Animatronic': Bonnie rolled tile 4 but sits on tile 5, and her line of sight is asked from there."""
+    state = until(new("first"), "bonnie")
+    state, _ = roll(state, None, 4)
+    assert seen_by(state)["question"].startswith("Bonnie is on tile 4.")
+    assert "Bonnie: on tile 4" in seen_by(state)["board_check"]
+    state, events = act(state, type="correct", piece="bonnie", tile=5)
+    assert events == ["corrected the board: Bonnie stands on tile 5 (was on tile 4)."]
+    assert seen_by(state)["question"].startswith("Bonnie is on tile 5.") and state["ask"]["kind"] == "bonnie_sight"
+    assert "Bonnie: on tile 5" in seen_by(state)["board_check"]
+    refused(state, None, "Chica is at the start already.", type="correct", piece="chica")
+    state, _ = act(state, type="correct", piece="chica", tile=3)
+    state, events = act(state, type="correct", piece="chica")  # no tile: back at its start
+    assert events == ["corrected the board: Chica stands at the start (was on tile 3)."]
+    refused(state, None, "Say which animatronic stands on tile 3.", type="correct", tile=3)
+    refused(state, None, "Say what to correct", type="correct")
+    refused(state, None, "The tile it stands on can't be more than 20", type="correct", piece="foxy", tile=21)
+    refused(state, None, "Say which animatronic: bonnie, chica, foxy, freddy, golden_freddy.", type="correct",
+            piece="springtrap")
+    state, events = act(state, type="correct", piece="golden_freddy", tile=12)
+    assert events == ["corrected the board: Golden Freddy stands on tile 12 (was at the start)."]
+    assert rules.invariants(state) == []
+
+
+def test_does_foxys_reset_put_every_animatronic_back_at_its_start():
+    """'an odd roll resets all anamatronics to their starting location'."""
+    state = until(new("second", guards=1), "foxy")
+    state, _ = roll(state, None, 20)
+    state, _ = answer(state, choice="blocked")
+    assert state["ask"]["kind"] == "foxy_blocked"
+    state["places"]["bonnie"] = 7
+    state, events = roll(state, None, 3)
+    assert state["places"] == dict.fromkeys(("bonnie", "chica", "foxy", "freddy", "golden_freddy"), "start")
+    assert "every animatronic goes back to its start" in text(events)
+
+
 # ---- Golden Freddy --------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("night,value,attacks", [
@@ -622,8 +721,8 @@ def test_does_any_other_roll_leave_golden_freddy_sitting_beside_the_guard():
 
 # ---- the Medical Office ---------------------------------------------------------------------------------------------
 
-def with_a_dead_guard(night="fourth", guards=3) -> dict:
-    state = until(new(night, guards=guards), "chica_met")
+def with_a_dead_guard(night="fourth", guards=3, **options) -> dict:
+    state = until(new(night, guards=guards, **options), "chica_met")
     state, _ = answer(state, guard=guards)
     state, _ = roll(state, guards, 1)
     return state
@@ -712,12 +811,51 @@ def test_is_a_guard_golden_freddy_eliminated_left_out_of_the_guards_win():
     assert rules.outcome(state).winners == (1,)
 
 
-def test_does_a_dead_guard_still_share_the_guards_win():
-    """A dead guard can still be revived, so they are in the night: 'If the guards survive 10 full turns they win.'"""
-    state = with_a_dead_guard("fourth", guards=3)
+def survived_with_a_dead_guard(night: str, **options) -> dict:
+    """Guard 3 of three dies to Chica in the first full turn; the other two survive the night's 10 full turns."""
+    state = with_a_dead_guard(night, guards=3, **options)
     while rules.outcome(state) is None:
         state, _ = roll(until(state, "golden_freddy"), None, 1)
-    assert state["guards"]["3"] == "dead" and rules.outcome(state).winners == (1, 2, 3)
+    assert state["guards"]["3"] == "dead"
+    return state
+
+
+@pytest.mark.parametrize("night", ["third", "fourth"])
+def test_a_dead_guard_doesnt_share_the_guards_win_by_default(night):
+    """Issue 46: 'If the guards survive 10 full turns they win.' is all the text says; a guard who died didn't survive
+    them, so by default (the `dead_guards` reading, assumed) only the living win, whether or not the night has a
+    Medical Office revive. The result says so."""
+    result = rules.outcome(survived_with_a_dead_guard(night))
+    assert result.winners == (1, 2) and result.shared
+    assert result.text.endswith("full turns and win The Third Night! Guard 3 died and doesn't share it.".replace(
+        "The Third Night", night_of(night).label))
+    assert SPEC.option("dead_guards").default == "lose" and SPEC.option("dead_guards").source == "assumed"
+
+
+@pytest.mark.parametrize("night,winners", [("third", (1, 2)), ("fourth", (1, 2, 3))])
+def test_with_the_revivable_reading_a_dead_guard_shares_the_win_only_where_a_revive_exists(night, winners):
+    """`revivable`: The Third Night has no Medical Office, so Guard 3 can't come back and doesn't win; from The Fourth
+    Night 'a dead player can be revived', so Guard 3 is still in the night and shares it."""
+    assert rules.outcome(survived_with_a_dead_guard(night, dead_guards="revivable")).winners == winners
+
+
+def test_with_the_share_reading_every_guard_not_eliminated_shares_the_win():
+    """`share` (the reading the app used before it was an option, and that a table stored then keeps): a dead guard
+    shares the guards' win; one Golden Freddy eliminated never does."""
+    assert rules.outcome(survived_with_a_dead_guard("third", dead_guards="share")).winners == (1, 2, 3)
+    stored = survived_with_a_dead_guard("third")
+    del stored["dead_guards"]
+    assert rules.outcome(stored).winners == (1, 2, 3)
+
+
+def test_is_the_dead_guards_reading_shown_beside_an_attack_and_on_the_rule_card():
+    state = until(new("first"), "bonnie_sight")
+    state, _ = answer(state, guard=1)
+    shown = seen_by(state)
+    assert shown["ask"]["kind"] == "attack"
+    reading = next(reading for reading in shown["readings"] if reading["key"] == "dead_guards")
+    assert reading["choice"] == "doesn't win: only the guards alive at the end survived"
+    assert "attack" in reading["asks"] and "'If the guards survive 10 full turns they win.'" in reading["why"]
 
 
 def test_do_the_animatronics_win_when_no_guard_is_left_alive():
@@ -901,7 +1039,7 @@ def play_out(night: str, seed: int) -> tuple[dict, set[str]]:
     players = {"bonnie_player": seed % 2 == 0, "chica_player": seed == 1,
                "freddy_player": seed == 2 and tonight.freddy_moves,
                "foxy_inactive": "next" if seed % 2 else "night"}
-    state = new(night, guards=1 + seed % 4, **players)
+    state = new(night, guards=1 + seed % 4, rolling="app" if seed % 2 else "tap", **players)
     rng = TableDice(SEED, 0, "someone")
     steps, moves, asked = state["step"], 0, set()
     while rules.outcome(state) is None:
@@ -916,7 +1054,7 @@ def play_out(night: str, seed: int) -> tuple[dict, set[str]]:
         for seat in {None, ask["who"]}:
             assert seen_by(state, seat)["board"]["full_turn"] == state["full_turn"]
         mine = rules.legal_actions(state, ask["who"]) if ask["who"] is not None else rules.legal_actions(state, None)
-        choices = [action for action in mine if action["type"] != "revive"]
+        choices = [action for action in mine if action["type"] not in ("revive", "correct")]
         assert choices, ask
         weights = [calm if action.get("choice") in CALM else 1 for action in choices]
         action = dict(picker.choices(choices, weights)[0])
@@ -949,7 +1087,7 @@ def play_out(night: str, seed: int) -> tuple[dict, set[str]]:
     assert state["ask"] is None and state["turn"] is None
     if any(status == "alive" for status in state["guards"].values()):
         assert state["turns_done"] == 10 and "guards survive" in result.text
-        assert set(result.winners) == {int(seat) for seat, status in state["guards"].items() if status != "eliminated"}
+        assert set(result.winners) == {int(seat) for seat, status in state["guards"].items() if status == "alive"}
         asked.add("guards win")
     else:
         assert "no guard is left alive" in result.text
@@ -1113,8 +1251,7 @@ def miss(triggers):
 
 def test_does_one_host_tap_run_foxys_and_golden_freddys_misses_and_stop_at_the_next_guard():
     state = until(new("second"), "foxy")
-    assert rules.legal_actions(state, None) == [{"type": "run-rolls", "step": state["step"]},
-                                                {"type": "roll", "step": state["step"]}]
+    assert answers(state) == [{"type": "run-rolls", "step": state["step"]}, {"type": "roll", "step": state["step"]}]
     assert seen_by(state)["run"]["label"] == "Roll for Foxy (d20), then Golden Freddy (d12)"
     start = counter_where((20, miss((20,))), (12, miss((12,))))
     dice = TableDice(SEED, start, "Host")
@@ -1152,7 +1289,7 @@ def test_does_the_run_roll_an_unplayed_hunting_freddy_and_stop_at_his_question_o
     assert seen_by(played)["run"]["label"] == "Roll for Foxy (d20)"
     after, lines = DC.texts(played, None, TableDice(SEED, start, "Host"), type="run-rolls")
     assert after["ask"] == {"kind": "freddy", "who": 2, "step": after["step"]} and len(lines) == 1
-    assert [move["type"] for move in rules.legal_actions(after, None)] == ["roll"]  # Freddy's player rolls
+    assert [move["type"] for move in answers(after)] == ["roll"]  # Freddy's player rolls
 
 
 def test_is_the_run_for_the_host_only_and_only_when_a_gm_roll_is_due():
@@ -1163,45 +1300,47 @@ def test_is_the_run_for_the_host_only_and_only_when_a_gm_roll_is_due():
     refused(bonnie, None, "That question was already answered.", type="run-rolls", step=bonnie["step"] - 1)
     assert "run-rolls" not in [move["type"] for move in rules.legal_actions(bonnie, 1)]
     played = until(new("first", bonnie_player=True), "bonnie")
-    assert rules.legal_actions(played, None) == [{"type": "roll", "step": played["step"]}]
+    assert answers(played) == [{"type": "roll", "step": played["step"]}]
     assert seen_by(played)["run"] is None
     assert seen_by(bonnie)["run"]["label"] == "Roll for Bonnie (d10)"  # the button reads as it always did
 
 
-QUIET_ANSWERS = {"freddy_room": "neither", "foxy_path": "cinema"}
+QUIET_ANSWERS = {"freddy_room": "neither", "foxy_path": "cinema", "moved": "moved"}
 
 
-def host_taps(night: str, run: bool) -> tuple[list[int], dict]:
-    """Host taps in each full turn of a night whose guards all roll on their own phones: the table answers quietly
-    and the GM's rolls are app rolls, one tap each (before) or `run-rolls` (after), with the same dice."""
-    state, counter = new(night, guards=2), 0
+def quiet_taps(state: dict, run: bool = False, host_only: bool = True) -> tuple[list[int], dict]:
+    """Taps in each full turn of a night whose guards answer on their own phones (`host_only`: the host's alone): the
+    table answers quietly and the GM's rolls are app rolls, one tap each, or `run-rolls` (`run`), with the same dice.
+    """
+    counter = 0
     taps = [0] * 10
     while rules.outcome(state) is None:
         ask, turn = state["ask"], state["full_turn"]
-        if ask["who"] is not None:
-            move = {"type": "roll"}  # a guard's move or attack roll, on their phone
-        elif ask["kind"] in rules.ROLL_ASKS:
+        if ask["who"] is None and ask["kind"] in rules.ROLL_ASKS:
             move = {"type": "run-rolls" if run else "roll"}
+        elif ask["kind"] in rules.ROLL_ASKS:
+            move = {"type": "roll"}  # a guard's move or attack roll, on their phone
         elif ask["kind"] in QUIET_ANSWERS:
             move = {"type": "answer", "choice": QUIET_ANSWERS[ask["kind"]]}
         elif ask.get("nobody"):
             move = {"type": "answer", "choice": "nobody"}
         else:
             move = {"type": "answer", "guard": ask["guards"][0]}
-        taps[turn - 1] += ask["who"] is None
+        taps[turn - 1] += ask["who"] is None or not host_only
         dice = TableDice(SEED, counter, "x")
         state, _ = DC.act(state, ask["who"], dice, **move)
         counter = dice.counter
     return taps, state
 
 
-@pytest.mark.parametrize("night,quiet_before,quiet_after", [("first", 5, 5), ("fourth", 10, 9)])
+@pytest.mark.parametrize("night,quiet_before,quiet_after", [("first", 5, 5), ("fourth", 8, 7)])
 def test_how_many_host_taps_does_a_full_turn_cost_before_and_after_the_run(night, quiet_before, quiet_after):
-    """Issue 15: one tap per GM roll before; one tap for each run of GM rolls after. On the First Night every GM roll
-    is followed by a question (Bonnie's line of sight, whom Chica meets) or the next guard, so nothing is saved; from
-    the Second Night on Foxy's and Golden Freddy's misses share one tap."""
-    before, night_before = host_taps(night, run=False)
-    after, night_after = host_taps(night, run=True)
+    """Issue 15, with each roll waiting for its tap: one tap per GM roll before; one tap for each run of GM rolls
+    after. On the First Night every GM roll is followed by a question (Bonnie's line of sight, whom Chica meets) or
+    the next guard, so nothing is saved; from the Second Night on Foxy's and Golden Freddy's misses share one tap.
+    (Issue 43 put each guard's question about Freddy's room on their own phone.)"""
+    before, night_before = quiet_taps(new(night, guards=2), run=False)
+    after, night_after = quiet_taps(new(night, guards=2), run=True)
     print(f"{night}: host taps per full turn before {before} (total {sum(before)}), "
           f"after {after} (total {sum(after)})")
     assert {**night_before, "last_rolls": []} == {**night_after, "last_rolls": []}  # the same night, the same dice
@@ -1216,13 +1355,105 @@ def test_how_many_host_taps_does_a_full_turn_cost_before_and_after_the_run(night
 def test_does_each_screen_see_its_own_seat_whose_turn_it_is_and_the_board_check():
     state = until(new("fourth", guards=2, chica_player=True), "chica")
     assert seen_by(state, 3)["me"] == {"kind": "chica", "name": "Chica"}
-    assert seen_by(state, 3)["turn"] == {"seats": [3], "text": "Waiting for Chica's player"}
+    assert seen_by(state, 3)["turn"] == {"seats": [3], "text": "Your move is below."}  # its own phone
+    assert seen_by(state, 1)["turn"] == {"seats": [3], "text": "Waiting for Chica's player"}
     assert seen_by(state, 3)["roll_label"] == "Roll for Chica (d6)"
     assert seen_by(state, 1)["me"] == {"kind": "guard", "guard": 1, "status": "alive"}
     assert seen_by(state)["board_check"] == [
         "Guard 1: alive", "Guard 2: alive", "Freddy: Inactive: a guard entering (attacked at once) or leaving his room "
         "wakes him", "Foxy: Ready: charges on 20", "Golden Freddy: Rolls every full turn: attacks on 12",
-        "Full turns survived: 0 of 10", "Medical Office: Not used: needs ONE guard in the Medical Office, once"]
+        "Full turns survived: 0 of 10", "Medical Office: Not used: needs ONE guard in the Medical Office, once",
+        "Bonnie: on tile 2"]
     assert seen_by(state)["turn_order"] == ["Guard 1", "Guard 2", "Bonnie", "Chica", "Foxy", "Freddy",
                                             "Golden Freddy"]
     assert rules.view(state, Viewer.spectator())["moves"] == []
+
+
+# ---- the app rolls: one tap per question only eyes can answer (issue 43) ---------------------------------------------
+
+QUIET_SEED = "0c" * 32  # a table seed whose first four full turns are quiet on the First to Fourth Nights
+LOUD = {"foxy_nearest", "foxy_path", "foxy_blocked", "golden_furthest", "attack"}
+
+
+def quiet_full_turns(night: str, seed: str, turns: int = 4) -> tuple[list[int], list[list[tuple]], dict]:
+    """Every tap (host and phones) of the first `turns` full turns, the table answering quietly, with the app rolling:
+    the taps per full turn, each tap's (who, question), and the state after."""
+    state, counter = new(night, guards=2, rolling="app"), 0
+    taps: list[list[tuple]] = [[] for _ in range(turns)]
+    while state["turns_done"] < turns:
+        ask = state["ask"]
+        assert ask["kind"] not in LOUD, f"full turn {state['full_turn']} is not quiet: {ask['kind']}"
+        if ask["kind"] in rules.ROLL_ASKS:
+            move = {"type": "roll"}
+        elif ask["kind"] in QUIET_ANSWERS:
+            move = {"type": "answer", "choice": QUIET_ANSWERS[ask["kind"]]}
+        else:
+            move = {"type": "answer", "choice": "nobody"}
+        taps[state["full_turn"] - 1].append((ask["who"], ask["kind"]))
+        dice = TableDice(seed, counter, "x")
+        state, _ = DC.act(state, ask["who"], dice, **move)
+        counter = dice.counter
+    return [len(turn) for turn in taps], taps, state
+
+
+def test_does_a_quiet_full_turn_with_two_guards_cost_at_most_six_taps_in_all():
+    """Issue 43: 'With two guards and no animatronic players, a quiet full turn costs at most 6 taps in all, host and
+    phones': each guard's Moved with where they ended (on their own phone), Bonnie's two line-of-sight questions and
+    Chica's, every roll made with the tap before it; the night's first roll is the sixth tap of the first full turn."""
+    counts, taps, state = quiet_full_turns("fourth", QUIET_SEED)
+    print(f"taps per quiet full turn: {counts}")
+    assert counts == [6, 5, 5, 5]
+    assert taps[0][0] == (1, "move")  # the night's first roll: no tap comes before it
+    assert taps[1] == [(1, "freddy_room"), (2, "freddy_room"), (None, "bonnie_sight"), (None, "bonnie_sight"),
+                       (None, "chica_met")]
+    assert state["ask"] == {"kind": "freddy_room", "who": 1, "step": state["step"], "guard": 1,
+                            "moves": state["last_roll"]["value"]}  # Guard 1's roll came with Chica's answer
+    assert [roll["who"] for roll in state["last_rolls"]] == ["Foxy", "Golden Freddy", "Guard 1"]
+
+
+@pytest.mark.parametrize("night", ["first", "second", "third"])
+def test_on_a_night_freddy_sleeps_does_each_guard_still_say_moved_before_the_next_piece_rolls(night):
+    counts, taps, _ = quiet_full_turns(night, QUIET_SEED)
+    assert max(counts) <= 6
+    assert taps[1][:2] == [(1, "moved"), (2, "moved")]
+    state = new(night, rolling="app")
+    state, lines = act(state, 1, type="roll")
+    assert state["ask"]["kind"] == "moved" and state["ask"]["who"] == 1
+    assert seen_by(state, 1)["question"].startswith(f"Guard 1 moves up to {lines[0].split()[3]} tile")
+    state, lines = answer(state, 1, choice="moved")
+    assert lines[0] == "Guard 1 has moved." and "Guard 2 rolled" in lines[1]  # Guard 2's roll comes with it
+    assert state["ask"]["who"] == 2 and state["ask"]["kind"] == "moved"
+
+
+def test_with_the_app_rolling_are_the_rolls_drawn_from_the_tables_dice_and_logged():
+    """Each roll made with the tap before it is drawn in turn from the table's committed seed, as a tapped roll would
+    be: the same night on `tap`, rolling each due roll with the app, meets the same dice."""
+    state = new("fourth", rolling="app")
+    dice = TableDice(SEED, 0, "Ann (Guard 1)")
+    state, _ = DC.act(state, 1, dice, type="roll")
+    dice = TableDice(SEED, dice.counter, "Ann (Guard 1)")
+    after, _ = DC.act(state, 1, dice, type="answer", choice="neither")
+    assert [record["why"] for record in dice.records] == ["Guard 2 moves"]
+    assert all(record["source"] == "app" and record["n"] == 1 for record in dice.records)
+    tapped = new("fourth", rolling="tap")
+    for _ in range(3):
+        ask = tapped["ask"]
+        move = {"type": "roll"} if ask["kind"] in rules.ROLL_ASKS else {"type": "answer", "choice": "neither"}
+        tapped = DC.play(tapped, ask["who"], TableDice(SEED, 0 if ask["kind"] == "move" and ask["who"] == 1 else 1,
+                                                       "x"), **move)
+    assert tapped["last_roll"]["value"] == after["last_roll"]["value"] and tapped["ask"]["kind"] == "freddy_room"
+
+
+def test_is_a_question_about_one_guard_asked_on_that_guards_phone():
+    """'each question the table must answer with its eyes is one tap, asked on the phone of the guard it concerns
+    when there is one': Foxy's charge at one guard, and Bonnie's or Chica's question when one guard is left."""
+    state = until(new("second", guards=1), "bonnie_sight")
+    assert state["ask"]["who"] == 1 and seen_by(state, 1)["turn"]["seats"] == [1]
+    state = until(state, "chica_met")
+    assert state["ask"]["who"] == 1
+    charged, _ = roll(until(new("second", guards=2), "foxy"), None, 20)
+    charged, _ = answer(charged, guard=2)
+    assert charged["ask"]["kind"] == "foxy_path" and charged["ask"]["who"] == 2
+    assert until(new("second", guards=2), "bonnie_sight")["ask"]["who"] is None  # about either guard: the host
+    played = until(new("second", guards=1, bonnie_player=True), "bonnie_sight")
+    assert played["ask"]["who"] == 2  # Bonnie's player answers for her, as before
