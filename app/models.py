@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, query_expression, relationship
 
 from .extensions import db
@@ -95,7 +95,9 @@ class Action(db.Model):
 
     __tablename__ = "actions"
     __table_args__ = (UniqueConstraint("table_id", "seq", name="uq_actions_table_seq"),
-                      UniqueConstraint("table_id", "idempotency_key", name="uq_actions_table_idempotency_key"))
+                      UniqueConstraint("table_id", "idempotency_key", name="uq_actions_table_idempotency_key"),
+                      # A table's latest entry of one type (the board's QR switch) without scanning its whole log.
+                      Index("ix_actions_table_type_seq", "table_id", "type", "seq"))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)

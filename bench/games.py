@@ -4,7 +4,7 @@
 
 In process (Flask's test client, SQLite in a temp dir), so it measures our code, not the network. For each game it
 creates a table with the default options (with --full, every whole-number option that adds seats at its maximum: the
-most phones the game seats, where one render drawn for every phone shows what it saves), seats every player, plays up
+most phones the game seats, the biggest drawing), seats every player, plays up
 to --moves moves that the game's own `legal_actions` offers (complete templates only, chosen by a seeded RNG), then
 times, alternating so machine noise hits all alike:
 
@@ -13,10 +13,8 @@ times, alternating so machine noise hits all alike:
 - `phone`: seat 1's live region, rendered in full;
 - `current`: seat 1's live region when its version is current (the 204 answer most refetches get);
 - `rules`: one `rules.view` + `rules.outcome` of the current state, no web layer;
-- `drawn`: what a pushed drawing costs per screen (app/live/screens.py), for the host screen and every seat's phone
-  drawn together, with the fragments kept from the drawing before (what a change that alters few of them costs);
-- `fresh`: the same with nothing kept (what a change that alters every fragment costs). Screens share fragments only
-  where a game's template says so (`once`, `kept`): the gap to the tracker's shows what a panel would gain.
+- `drawn`: what a pushed drawing costs per screen (app/tables/screens.py), for the host screen and every seat's phone
+  drawn together from one snapshot (one render per screen; the phones share the seat list and log);
 - `snapshot`: a drawing for no screen, per drawing: the table, its seats, its state and the log page loaded, nothing
   rendered. Every process that holds any of a table's screens pays this on every change before it draws one.
 
@@ -43,10 +41,9 @@ from app.database import upgrade_database  # noqa: E402
 from app.games import REGISTRY  # noqa: E402
 from app.games.contract import Viewer  # noqa: E402
 from app.games.options import IntOption, OptionError  # noqa: E402
-from app.live import screens  # noqa: E402
 
 BASELINE = "tracker"
-FIGURES = ("healthz", "host", "phone", "current", "rules", "drawn", "fresh", "snapshot")
+FIGURES = ("healthz", "host", "phone", "current", "rules", "drawn", "snapshot")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -142,15 +139,12 @@ def measure(client, slug: str, spec, args, rng: random.Random) -> tuple[int, int
     current = f"/t/{code}/live?v={version}&p={presence}"
     state = _state(table)
     app = client.application
-    environ = screens.drawing_environ({"wsgi.url_scheme": "http", "HTTP_HOST": "localhost",
-                                       "SERVER_NAME": "localhost", "SERVER_PORT": "80"})
     every = {("host", None)} | {("seat", number) for number in range(1, players + 1)}
 
-    def drawn(fresh: bool):
+    def drawing(kinds: set):
         def draw():
-            if fresh:
-                app.extensions.get("nightshift_kept", {}).clear()
-            screens.draw(app, environ, code, every)
+            with app.test_request_context("/", base_url="http://localhost"):  # as a stream draws: a context of its own
+                app.extensions["nightshift.draw"](code, kinds)
         return draw
 
     figures = {
@@ -159,11 +153,10 @@ def measure(client, slug: str, spec, args, rng: random.Random) -> tuple[int, int
         "phone": lambda: client.get(f"/t/{code}/live", headers=phone),
         "current": lambda: client.get(current, headers=phone),
         "rules": lambda: (spec.rules.view(state, Viewer.of_seat(1)), spec.rules.outcome(state)),
-        "drawn": drawn(fresh=False),
-        "fresh": drawn(fresh=True),
-        "snapshot": lambda: screens.draw(app, environ, code, set()),
+        "drawn": drawing(every),
+        "snapshot": drawing(set()),
     }
-    per = {"drawn": len(every), "fresh": len(every)}  # a drawing's figures are per screen drawn
+    per = {"drawn": len(every)}  # a drawing's figures are per screen drawn
     samples: dict[str, list[float]] = {name: [] for name in figures}
     for _ in range(args.repeat // 10):  # interleave, ten at a time
         for name, function in figures.items():

@@ -1153,6 +1153,8 @@ def main(argv: list[str] | None = None) -> int:
             and 0 <= args.paced_writes <= 10_000 and 1 <= args.rounds <= 100 and 0 <= args.burst <= 600):
         parser.error("need 1..1000 tables, 1..8 phones, 0..100000 actions, a positive rate, 1..4 servers, "
                      "1..8 workers, 0..10000 paced writes, 1..100 rounds, a burst of 0..600 s")
+    if (args.servers > 1 or args.workers > 1) and not (args.database_url or "").startswith("postgresql"):
+        parser.error("several workers or servers need PostgreSQL (--database-url postgresql://...): SQLite serves one")
     streams = args.tables * (args.phones + args.host_screen)
     soft, _ = raise_nofile(max(4096, 4 * streams + 256))
     if soft < 2 * streams + 256:

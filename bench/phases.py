@@ -6,7 +6,7 @@ when each region is handed to its stream, for `bench/live.py --phases`.
 Each worker appends one line per event to NOTES_FILE: `<unix time> <pid> drawn <code> <version> <table key>
 <began>` when a drawing (begun at unix time `<began>`) is handed to the table's streams, and `<unix time> <pid> push
 <table key> <version>` when a stream takes its region to send (the bytes follow at once). `<table key>` is the
-table's lowest seat id: a picture another process drew names its seats, not its code. Nothing in app/ changes: the
+table's lowest seat id: a stream's picture names its seats, not its code. Nothing in app/ changes: the
 two functions are wrapped as each worker builds the app, after gunicorn's gevent worker has patched the standard
 library. The notes cost a write each (about 15 a move), so a run with --phases measures where the time goes, not
 the CPU a move costs.
@@ -24,41 +24,37 @@ sys.path.insert(0, str(ROOT))
 
 
 def table_key(picture) -> int:
-    """The lowest seat id of a picture's table: the same in every process, whoever drew it."""
+    """The lowest seat id of a drawing's table: what a stream's picture names it by (it holds no code)."""
     return min(picture.seats, default=0)
 
 
-ORIGINAL: dict[str, object] = {}  # the unwrapped functions: the parent builds the app too, before it forks
+ORIGINAL: dict[str, object] = {}  # the unwrapped push: the parent builds the app too, before it forks
 
 
-def install(notes: Path) -> None:
+def install(notes: Path, app) -> None:
     """Wrap the drawing and the push of this process (a gunicorn worker) so that each notes when it happens."""
-    from app.live import routes, screens
+    from app.live import routes
 
-    ORIGINAL.setdefault("draw", screens.draw)
-    ORIGINAL.setdefault("pushed", routes.pushed)
     descriptor = os.open(notes, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     pid = os.getpid()
 
     def note(*words) -> None:
         os.write(descriptor, " ".join((f"{time.time():.6f}", str(pid), *map(str, words))).encode() + b"\n")
 
-    draw, pushed = ORIGINAL["draw"], ORIGINAL["pushed"]
+    draw = app.extensions["nightshift.draw"]
+    pushed = ORIGINAL.setdefault("live_event", routes.live_event)
 
-    def noted_draw(app, environ, code, kinds, publish=None):
+    def noted_draw(code, kinds):
         began = f"{time.time():.6f}"
-
-        def handed(picture) -> None:
-            note("drawn", code, picture.version, table_key(picture), began)
-            if publish is not None:
-                publish(picture)
-        return draw(app, environ, code, kinds, handed)
+        drawn = draw(code, kinds)
+        note("drawn", code, drawn.version, table_key(drawn), began)
+        return drawn
 
     def noted_pushed(picture, kind, gzipped):
         note("push", table_key(picture), picture.version)
         return pushed(picture, kind, gzipped)
 
-    screens.draw, routes.pushed = noted_draw, noted_pushed
+    app.extensions["nightshift.draw"], routes.live_event = noted_draw, noted_pushed
 
 
 def read_notes(notes: Path) -> tuple[dict[tuple[str, int], tuple[float, float]], dict[tuple[str, int], float]]:
@@ -85,7 +81,7 @@ def serve(notes: Path, argv: list[str]) -> None:
 
     def create_app(*args, **kwargs):
         built = build(*args, **kwargs)
-        install(notes)
+        install(notes, built)
         return built
 
     app.create_app = create_app  # what gunicorn's worker calls (app/cli.py), after gevent has patched it

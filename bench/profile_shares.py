@@ -28,7 +28,7 @@ SHARES = ("drawing", "events", "request", "rest")
 
 def classify(stack: str) -> str:
     """The share a sampled stack counts towards."""
-    if "draw (app/live/screens.py" in stack:
+    if "draw (app/tables/screens.py" in stack:
         return "drawing"
     in_request = "Flask.wsgi_app" in stack or "Flask.__call__" in stack
     if not in_request and ("(templates/" in stack or "jinja2/" in stack):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from app.games import REGISTRY
 
-GAMES = Path(__file__).resolve().parent.parent / "templates" / "games"
+GAMES = Path(__file__).resolve().parent.parent / "app" / "games"
 
 # The parts issue 15 names for each board (point 3); a board not listed here must name at least one part.
 NAMED = {
@@ -43,7 +43,7 @@ SCRIPTS = {
         "end": None,  # the host ends it
     },
     "directors-cut": {
-        "options": {"guards": 4, "night": "second"},
+        "options": {"guards": 4, "night": "second", "rolling": "tap"},  # each roll entered as the real die showed
         "players": ["Ann", "Bo", "Cy"],
         # Four guards move (the host rolls for the free seat); Bonnie spots Ann, who dies; Chica meets nobody;
         # Foxy and Golden Freddy miss.
@@ -73,7 +73,7 @@ SCRIPTS = {
                 {"type": "next-phase"}, {"type": "next-phase"}, {"type": "next-phase"},
                 {"type": "lose-health", "whose": 2, "amount": 4}, {"type": "discard", "whose": 1, "amount": 2},
                 {"type": "attack", "target": 2, "atk": 3, "def": 2, "seat": 1},
-                {"type": "block", "b1_atk": 1, "b1_def": 2, "seat": 2}],
+                {"type": "block", "blockers": [{"atk": 1, "def": 2}], "seat": 2}],
         # Three players lose all their Health: Ann is the last one standing.
         "end": [{"type": "lose-health", "whose": 2, "amount": 16},
                 *({"type": "lose-health", "whose": seat, "amount": 20} for seat in (3, 4))],
@@ -83,7 +83,8 @@ SCRIPTS = {
 
 def has_board(slug: str) -> bool:
     """Whether the game has a board of its own (else the TV shows the generic one)."""
-    return (GAMES / REGISTRY[slug].package / "_board.html").is_file()
+    package = REGISTRY[slug].package
+    return (GAMES / package / "templates" / package / "_board.html").is_file()
 
 
 Call = Callable[..., dict]  # call(path, body=None, token=None): the JSON API, raising on a refusal
@@ -104,16 +105,18 @@ def offered_moves(call: Call, table: dict, steps: int) -> int:
     return steps
 
 
-def set_up(call: Call, slug: str, phase: str) -> dict:
+def set_up(call: Call, slug: str, phase: str, surname: str = "") -> dict:
     """A table of `slug` at the `phase` its board is checked in, with one seat still free: "start" (everyone just
     sat down), "mid" (the script's moves to mid-game) or "finished" (on to the end; the host ends it if no script
-    does). Moves go from the host token: for a seated player when they name `seat`, as the host otherwise."""
+    does). Moves go from the host token: for a seated player when they name `seat`, as the host otherwise. A
+    `surname` makes every name long (a name may have 24 characters): the board must still show it whole."""
     script = SCRIPTS.get(slug, {"options": {}, "players": None, "mid": None, "end": None})
     table = call("/api/tables", {"game": slug, "options": script["options"]})
     names = script["players"] or ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"][:max(1, len(table["seats"]) - 1)]
     table["tokens"] = {}
     for name in names:
-        seated = call(f"/api/tables/{table['code']}/join", {"name": name, "key": table["join_key"]})
+        seated = call(f"/api/tables/{table['code']}/join", {"name": f"{name} {surname}".strip()[:24],
+                                                             "key": table["join_key"]})
         table["tokens"][seated["seat"]] = seated["seat_token"]
     if phase == "start":
         return table

@@ -13,6 +13,10 @@ A rules module is pure: it imports neither Flask nor SQLAlchemy. It exposes
 - `outcome(state)`: None while the game goes on, else an Outcome.
 - `view(state, viewer)`: what one viewer sees, as JSON. Every view carries the shared keys of `seen()` below with one
   meaning each, and the game's own keys, described by the module's `VIEW_SCHEMA` (a JSON Schema).
+- `invariants(state) -> list[str]`: what the box itself guarantees about every state it can reach (Night of
+  Frights: the bag always holds a Guard; 6AM: each Power Dial between 0 and where it started), as one sentence per
+  invariant that is broken; an empty list while every one holds. `broken()` below builds it from (holds, sentence)
+  pairs. The contract test checks it after every move of its random play-outs, for every option combination.
 - Optional: `figures(state) -> dict`, each player's figures for the play history (app/history/), read only from the
   state when the game ends or the host ends the table. A game without it still gets plays, with winners and no
   figures:
@@ -21,6 +25,10 @@ A rules module is pure: it imports neither Flask nor SQLAlchemy. It exposes
        "side": "Guards",               # the side that won, for games played by sides, else None
        "scenario": "The Third Night",  # the night or scenario played, else None
        "facts": [["Rounds played", 12]],           # game-wide figures to show: [label, whole number or text]
+       "score_decides": True,          # optional: whether the higher score won this play (6AM: not when an Office
+                                       # was entered); left out, the history checks the winners' scores
+       "cooperative": False,           # optional: the players (or one side of them) win or lose together
+       "teams": {"Guards": [1, 2]},    # optional: the sides seats played on, for games played by sides
        "seats": {"1": {"score": 37,                 # a whole number, higher is better; or None
                        "status": "survived",        # a few words for how the seat ended, or None
                        "details": [["Night 1", 8]], # more figures to show, in order
@@ -30,10 +38,16 @@ A rules module is pure: it imports neither Flask nor SQLAlchemy. It exposes
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 ROLES = ("host", "seat", "spectator")
+
+
+def broken(checks: Iterable[tuple[bool, str]]) -> list[str]:
+    """The sentences of the invariants that don't hold, from (holds, sentence) pairs: a game's `invariants`."""
+    return [sentence for holds, sentence in checks if not holds]
 
 
 class IllegalAction(ValueError):
@@ -142,4 +156,4 @@ class Event:
         return {"text": self.text, "undoable": self.undoable}
 
 
-__all__ = ["IllegalAction", "Viewer", "seen", "VIEW_SCHEMA", "Outcome", "Event", "ROLES"]
+__all__ = ["IllegalAction", "Viewer", "seen", "VIEW_SCHEMA", "Outcome", "Event", "ROLES", "broken"]

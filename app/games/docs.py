@@ -30,20 +30,23 @@ def _limits(field: dict[str, Any]) -> str:
             parts.append("limits set by the table" if low == high else f"from {low} to {high}")
         else:
             parts.append(f"{low} to {high}")
-    if field["kind"] in ("text", "ints"):
+    if field["kind"] in ("text", "ints", "rows"):
         parts.append(f"at most {field['length']}")
     return "; ".join(parts)
 
 
 KIND_WORDS = {"int": "whole number", "seat": "seat number", "choice": "one of", "flag": "true or false",
-              "text": "text", "ints": "list of whole numbers"}
+              "text": "text", "ints": "list of whole numbers", "rows": "list of rows"}
 
 
 def _field_line(field: dict[str, Any]) -> str:
     limits = _limits(field)
     optional = ", optional" if field["optional"] else ""
     words = KIND_WORDS[field["kind"]] if field["kind"] != "choice" else "text"
-    return f"`{field['name']}` ({words}{': ' + limits if limits else ''}{optional}): {field['label']}"
+    line = f"`{field['name']}` ({words}{': ' + limits if limits else ''}{optional}): {field['label']}"
+    if field["kind"] == "rows":  # each row's own fields, as `{...}`
+        line += "; each row: " + "; ".join(_field_line(part) for part in field["fields"])
+    return line
 
 
 def _type_of(schema: dict[str, Any]) -> str:

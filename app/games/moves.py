@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..reading import quoted
@@ -32,7 +32,8 @@ WHOLE = re.compile(r"[+-]?[0-9]{1,9}")  # ASCII digits only: int() would take "Â
 NUMBERS_SPLIT = re.compile(r"[\s,;]+")
 TRUE_WORDS = ("on", "yes", "true", "1")
 FALSE_WORDS = ("off", "no", "false", "0")
-KINDS = ("int", "seat", "choice", "flag", "text", "ints")
+KINDS = ("int", "seat", "choice", "flag", "text", "ints", "rows")
+NUMBERED = re.compile(r"(?P<name>[a-z_]+)-(?P<number>[0-9]{1,4})(?:-(?P<part>[a-z_]+))?")  # a form's numbered box
 
 
 def is_whole(value: Any) -> bool:
@@ -77,12 +78,16 @@ class Field:
     not_yours: Sentence = ""
     actor_default: bool = False  # a seat field left out means the acting seat (the host must name one)
     picked: bool = False  # the player picks this value on the form; otherwise the offered move fixes it
-    length: int = 40  # text: the most characters; ints: the most numbers
+    length: int = 40  # text: the most characters; ints: the most numbers; rows: the most rows
     help: str = ""
+    parts: tuple[Field, ...] = ()  # rows: the fields of one row, checked row by row
+    item: str = "row"  # rows: what one row is called in a sentence ('blocker 2's DEF')
 
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ValueError(f"{self.name}: kind must be one of {KINDS}, not {self.kind!r}")
+        if (self.kind == "rows") != bool(self.parts):
+            raise ValueError(f"{self.name}: a rows field, and only one, declares the fields of a row")
 
     # ---- reading limits ---------------------------------------------------------------------------------------
 
@@ -138,6 +143,8 @@ class Field:
             if not value.isprintable():
                 raise self.refuse("{Label} must be one line of text.", state, move, value=shown)
             return value
+        if self.kind == "rows":
+            return self._check_rows(state, move, value, seats, name)
         if (not isinstance(value, list) or not 0 < len(value) <= self.length
                 or not all(is_whole(item) for item in value)):
             raise self.refuse(self.wrong or "Type {label} as whole numbers, like 3, 5.", state, move,
@@ -145,6 +152,39 @@ class Field:
         for item in value:
             self._check_range(state, move, item)
         return value
+
+    def in_row(self, item: str, number: int) -> Field:
+        """This field of row `number`, labelled for its sentences: 'blocker 2's DEF'."""
+        return replace(self, label=f"{item} {number}'s {self.label}")
+
+    def _check_rows(self, state: State, move: Move, value: Any, seats: Sequence[int],
+                    name: Callable[[int], str]) -> list[dict[str, Any]]:
+        """Each row checked field by field, as a move's fields are; a row's limits may read the move (its actor)."""
+        names = [part.name for part in self.parts]
+        if not isinstance(value, list) or not all(isinstance(row, Mapping) for row in value):
+            example = ", ".join(f'"{part}": ...' for part in names)
+            raise self.refuse(self.wrong or f"Give {{label}} as a list of rows, like [{{{{{example}}}}}].", state,
+                              move, value=str(value)[:40])
+        if len(value) > self.length:
+            raise self.refuse("{Label} can have at most {length} rows, not {count}.", state, move,
+                              value=len(value), length=self.length, count=len(value))
+        rows = []
+        for number, row in enumerate(value, start=1):
+            unknown = next((key for key in row if key not in names), None)
+            if unknown is not None:
+                raise IllegalAction(f"{_capital(self.item)} {number} doesn't take '{str(unknown)[:40]}'.")
+            context = Move({**row, "seat": move.actor})
+            checked: dict[str, Any] = {}
+            for part in self.parts:
+                labelled = part.in_row(self.item, number)
+                if part.name not in row or (row[part.name] is None and part.optional):
+                    if not part.optional:
+                        raise labelled.refuse(labelled.ask or "Say {label}.", state, context)
+                    checked[part.name] = part.default
+                    continue
+                checked[part.name] = labelled.check(state, context, seats, name)
+            rows.append(checked)
+        return rows
 
     def _check_range(self, state: State, move: Move, value: int) -> int:
         low, high = self.bound("low", state, move), self.bound("high", state, move)
@@ -179,6 +219,24 @@ class Field:
             return [int(part) for part in parts] if all(WHOLE.fullmatch(part) for part in parts) else text
         return raw if self.kind == "text" else text
 
+    def gather(self, form: dict[str, Any]) -> Any:
+        """A list field sent as numbered boxes, taken out of `form` (the boxes in their numbers' order): rows as
+        `blockers-1-atk`, `blockers-1-def`, ... (a row left blank is no row); whole numbers as `damage-1`,
+        `damage-2`, ... (a blank box is no number). None when the form has none of them."""
+        found: dict[int, dict[str, str]] = {}
+        for key in list(form):
+            parts = NUMBERED.fullmatch(key) if isinstance(key, str) else None
+            if parts is None or parts["name"] != self.name or (parts["part"] is None) != (self.kind == "ints"):
+                continue
+            found.setdefault(int(parts["number"]), {})[parts["part"] or ""] = form.pop(key)
+        if not found:
+            return None
+        if self.kind == "ints":
+            return self.from_text(",".join(found[number][""] for number in sorted(found)))
+        by_name = {part.name: part for part in self.parts}
+        return [{key: by_name[key].from_text(text) if key in by_name else text for key, text in found[number].items()}
+                for number in sorted(found)]
+
     def form(self, state: State, move: Mapping[str, Any]) -> dict[str, Any]:
         """What a form shows for this field of an offered move: its value and, for a picked one, its limits."""
         shown: dict[str, Any] = {"name": self.name, "label": _capital(self.label), "kind": self.kind,
@@ -190,6 +248,9 @@ class Field:
             shown["choices"] = self.options(state, move)
         if self.kind == "text":
             shown["length"] = self.length
+        if self.kind == "rows":
+            shown |= {"length": self.length, "item": self.item,
+                      "fields": [part.form(state, Move({"seat": move.get("seat")})) for part in self.parts]}
         return shown
 
     def describe(self) -> dict[str, Any]:
@@ -202,8 +263,10 @@ class Field:
                 described[which] = limit if isinstance(limit, int) else "set by the table"
         if self.kind == "choice":
             described["choices"] = "set by the table" if callable(self.choices) else list(self.choices)
-        if self.kind in ("text", "ints"):
+        if self.kind in ("text", "ints", "rows"):
             described["length"] = self.length
+        if self.kind == "rows":
+            described["fields"] = [part.describe() for part in self.parts]
         if self.help:
             described["help"] = self.help
         return described
@@ -234,6 +297,14 @@ def Text(name: str, label: str, *, length: int = 40, **more: Any) -> Field:
 def Numbers(name: str, label: str, *, length: int = 20, **more: Any) -> Field:
     """Several whole numbers, such as what the real dice showed."""
     return Field(name, label, "ints", length=length, **more)
+
+
+def Rows(name: str, label: str, *parts: Field, item: str, length: int, **more: Any) -> Field:
+    """A list of rows with the same fields (the blockers of an attack): as many as the table has, up to `length`.
+
+    Each row is checked like a move's fields, its sentences naming the row ('blocker 2's DEF'); a form sends the rows
+    as numbered boxes (`blockers-1-atk`)."""
+    return Field(name, label, "rows", parts=tuple(parts), item=item, length=length, **more)
 
 
 def Whose(label: str = "whose", **more: Any) -> Field:
@@ -372,10 +443,14 @@ class Moves:
         if declared is None:
             return action
         for item in declared.fields:
-            if item.name in action:
+            if item.name in action and item.kind != "rows":
                 action[item.name] = item.from_text(action[item.name])
             elif item.kind == "flag" and item.name in form:
                 action[item.name] = False
+            elif item.kind in ("ints", "rows") and item.name not in action:
+                gathered = item.gather(action)
+                if gathered is not None:
+                    action[item.name] = gathered
         return action
 
     def form(self, state: State, move: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -400,8 +475,11 @@ class Offers:
     the offered -1) passes the declared checks, and reads each field's limits from the declaration.
     """
 
-    def __init__(self, moves: Moves, state: State, offered: list[dict[str, Any]], seat: int | None):
-        self.moves, self.state, self.offered, self.seat = moves, state, offered, seat
+    def __init__(self, moves: Moves, state: State, offered: list[dict[str, Any]], seat: int | None,
+                 every: Sequence[int] = ()):
+        """`every`: the moves are offered to each of these seats alike (one panel drawn for all their phones), and a
+        variant passes only if it passes for each of them."""
+        self.moves, self.state, self.offered, self.seat, self.every = moves, state, offered, seat, tuple(every)
         self._by_type: dict[str, list[tuple[dict[str, Any], tuple]]] | None = None
         self._by_field: dict[tuple[str, str], dict[Any, list[tuple[dict[str, Any], tuple]]] | None] = {}
 
@@ -409,19 +487,6 @@ class Offers:
         """The offered move of this type whose fixed fields are these (the first, if several)."""
         return next((offer for offer, _ in self._candidates(type, fields)
                      if all(offer.get(key) == value for key, value in fields.items())), None)
-
-    def fingerprint(self, *types: str, **fields: Any) -> tuple:
-        """The offered moves of these types whose fields are these, as a key: screens offered the same moves may share
-        a fragment drawn once (`once` in app/live/screens.py)."""
-        found = []  # loops, not nested generators: the host's console asks this for every counter of every seat
-        for type in types:
-            for offer, items in self._candidates(type, fields):
-                for key, value in fields.items():
-                    if offer.get(key) != value:
-                        break
-                else:
-                    found.append(items)
-        return bool(self.offered), tuple(found)
 
     def _candidates(self, type: str, fields: dict[str, Any]) -> list[tuple[dict[str, Any], tuple]]:
         """The offers of a type that may match `fields`, looked up by the first field's value: the host's console asks
@@ -459,7 +524,8 @@ class Offers:
         if offer is None:
             return False
         try:
-            self.moves.check(self.state, {**offer, **changes, "seat": self.seat})
+            for seat in self.every or (self.seat,):
+                self.moves.check(self.state, {**offer, **changes, "seat": seat})
         except IllegalAction:
             return False
         return True
@@ -477,5 +543,5 @@ class Offers:
         return iter(self.offered)
 
 
-__all__ = ["Field", "Move", "MoveType", "Moves", "Offers", "Count", "Choice", "Flag", "Text", "Numbers", "Whose",
-           "SeatField", "is_whole", "seat_text"]
+__all__ = ["Field", "Move", "MoveType", "Moves", "Offers", "Count", "Choice", "Flag", "Text", "Numbers", "Rows",
+           "Whose", "SeatField", "is_whole", "seat_text"]

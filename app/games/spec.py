@@ -11,6 +11,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from .cues import Cues
 from .options import ChoiceOption, Option, OptionError, parse_options
 
 
@@ -59,10 +60,7 @@ class GameSpec:
     players_note: str = ""
     profile: Mapping[str, ProfileValue] = field(default_factory=dict)
     shelf: int = 50  # where the game sits on the setup page, lowest first (the generic tracker last, at 90)
-    # The keys of the rules' view that differ from one seat's phone to another's (beyond `viewer` and `moves`), when
-    # the game's templates show them, and the seat's own moves, only inside `each_phone` blocks: a pushed drawing
-    # then renders one region for every phone at the table instead of one per seat. None: one render per seat.
-    phones_alike: tuple[str, ...] | None = None
+    cues: Cues = field(default_factory=Cues)  # the moments its screens sound, and the lines the board reads out
 
     @property
     def package(self) -> str:

@@ -16,6 +16,8 @@ TEXT_MAX = 80
 DETAILS_MAX = 24
 FACTS_MAX = 12
 RECORDS_MAX = 6
+TEAMS_MAX = 6
+GAME_WIDE = ("score", "side", "scenario", "facts", "score_decides", "cooperative", "teams")  # kept on the play
 NUMBER_LIMIT = 10**9
 
 
@@ -56,6 +58,37 @@ def _records(raw: Any) -> dict[str, int]:
     return dict(list(records.items())[:RECORDS_MAX])
 
 
+def _teams(raw: Any, seats: list[int]) -> dict[str, list[int]]:
+    """The sides seats played on ({"Guards": [1, 2], "Animatronics": [3]}), each seat on at most one."""
+    teams: dict[str, list[int]] = {}
+    placed: set[int] = set()
+    for label, members in (raw.items() if isinstance(raw, dict) else []):
+        label = _text(label, LABEL_MAX)
+        if label is None or not isinstance(members, list | tuple):
+            continue
+        chosen = [seat for seat in members if _number(seat) in seats and seat not in placed]
+        placed.update(chosen)
+        if chosen:
+            teams[label] = chosen
+    return dict(list(teams.items())[:TEAMS_MAX])
+
+
+def score_decided(said: bool | None, seats: list[tuple[bool, int | None]]) -> bool:
+    """Whether a play's scores decided who won: what the game said (`score_decides`), else whether every winner
+    scored at least as much as every other seat (a play from before the game said it, or imported)."""
+    if said is not None:
+        return said
+    won = [score for winner, score in seats if winner and score is not None]
+    lost = [score for winner, score in seats if not winner and score is not None]
+    return not won or not lost or min(won) >= max(lost)
+
+
+def duration_minutes(seconds: int) -> int:
+    """A play's length in whole minutes as every page and export says it: 0 only for no time at all, else at least 1
+    (an 18-second game is 1 minute everywhere)."""
+    return 0 if seconds <= 0 else max(1, round(seconds / 60))
+
+
 def empty_seat() -> dict[str, Any]:
     return {"score": None, "status": None, "details": [], "records": {}}
 
@@ -71,8 +104,11 @@ def clean(raw: Any, seats: list[int]) -> dict[str, Any]:
         cleaned[str(number)] = {"score": _number(entry.get("score")), "status": _text(entry.get("status")),
                                 "details": _pairs(entry.get("details"), DETAILS_MAX),
                                 "records": _records(entry.get("records"))}
+    decides = raw.get("score_decides")
     return {"score": _text(raw.get("score"), LABEL_MAX), "side": _text(raw.get("side"), LABEL_MAX),
             "scenario": _text(raw.get("scenario"), LABEL_MAX), "facts": _pairs(raw.get("facts"), FACTS_MAX),
+            "score_decides": decides if isinstance(decides, bool) else None,
+            "cooperative": raw.get("cooperative") is True, "teams": _teams(raw.get("teams"), seats),
             "seats": cleaned}
 
 

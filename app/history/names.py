@@ -8,6 +8,7 @@ from sqlalchemy import func, select
 
 from ..errors import BadRequest, Conflict, NotFound
 from ..extensions import db
+from ..names import FORBIDDEN_TEXT, folded, has_forbidden
 from .models import Play, PlayerAlias, PlaySeat
 
 NAME_MAX = 64  # names as stored on a play; the tables keep theirs to 24
@@ -20,17 +21,15 @@ def key(name: str) -> str:
 
 def typed_name(raw: object, what: str = "player name") -> str:
     """A name typed into a filter or the merge form, or a 400 that says what is wrong with it."""
-    from ..tables.service import FORBIDDEN_IN_NAMES  # the same characters a table refuses in a name
-
     if not isinstance(raw, str):
         raise BadRequest(f"Type a {what}.")
-    name = " ".join(unicodedata.normalize("NFC", raw).split())
+    name = folded(raw)
     if not name:
         raise BadRequest(f"Type a {what}.")
     if len(name) > NAME_MAX:
         raise BadRequest(f"That {what} is {len(name)} characters long; names are at most {NAME_MAX}.")
-    if any(char in FORBIDDEN_IN_NAMES or unicodedata.category(char).startswith("C") for char in name):
-        raise BadRequest(f"A {what} can't contain < > {{ }} [ ] \\ ` $ or control characters.")
+    if has_forbidden(name):  # the same characters a table refuses in a name
+        raise BadRequest(f"A {what} can't contain {FORBIDDEN_TEXT} or control characters.")
     return name
 
 

@@ -14,6 +14,7 @@ from ..games import REGISTRY
 from ..models import as_utc
 from ..reading import quoted, whole_or_none
 from .access import Reader
+from .exports import CHUNK, paced
 from .models import Play, PlaySeat
 from .names import People, typed_name
 from .stats import names_of
@@ -75,8 +76,9 @@ def plays(reader: Reader, chosen: Filters, people: People, *, page: int | None =
           size: int = PAGE_SIZE) -> list[Play]:
     query = plays_query(reader, chosen, people).options(selectinload(Play.seats))
     if page is not None:
-        query = query.limit(size + 1).offset((page - 1) * size)
-    return list(db.session.scalars(query))
+        return list(db.session.scalars(query.limit(size + 1).offset((page - 1) * size)))
+    # Every play (an export): read a chunk at a time, with a pause for the worker's other requests between chunks.
+    return list(paced(db.session.scalars(query.execution_options(yield_per=CHUNK))))
 
 
 def one_play(reader: Reader, uid: str) -> Play:
@@ -112,8 +114,8 @@ def stat_plays(reader: Reader) -> list[dict]:
             play = found[row.id] = {
                 "id": row.uid, "game": row.game, "game_name": row.game_name,
                 "ended_at": as_utc(row.ended_at).isoformat(), "duration_seconds": row.duration_seconds,
-                "ending": row.ending, "score": shown.get("score"), "side": shown.get("side"),
-                "scenario": shown.get("scenario"), "players": []}
+                "ending": row.ending, "score": shown.get("score"), "score_decides": shown.get("score_decides"),
+                "side": shown.get("side"), "scenario": shown.get("scenario"), "players": []}
         if row.number is not None:  # a play nobody sat at still counts for its game
                 play["players"].append({"seat": row.number, "seat_name": row.seat, "name": row.player,
                                     "winner": row.winner, "score": row.score, "records": row.records or {}})

@@ -97,7 +97,7 @@ def _fill(play: Play, table: Table, spec, outcome, count: int, first: datetime |
     play.result = (outcome.text if outcome is not None else
                    f"The host ended the table before the game's end, after {count} move{'s' if count != 1 else ''}.")
     play.shared = bool(outcome.shared) if outcome is not None else False
-    play.figures = {name: found[name] for name in ("score", "side", "scenario", "facts")}
+    play.figures = {name: found[name] for name in game_figures.GAME_WIDE}
     play.moves = count
     play.dice_commitment = commitment(table.dice_seed) if table.dice_seed else None
     play.dice_rolls = table.dice_counter or 0

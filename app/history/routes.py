@@ -17,6 +17,7 @@ from ..models import Table, as_utc
 from ..tables import auth, codes
 from ..tables.service import is_expired
 from . import access, charts, exports, names, queries, stats
+from . import figures as game_figures
 from .models import ENDED_EARLY, Play
 
 bp = Blueprint("history", __name__, url_prefix="/history")
@@ -40,9 +41,9 @@ def local_time(moment: datetime | str) -> str:
 def duration(seconds: int | None) -> str:
     if seconds is None:
         return "–"
-    minutes = round(seconds / 60)
+    minutes = game_figures.duration_minutes(seconds)  # the same minutes as every export
     if minutes < 60:
-        return f"{max(minutes, 1) if seconds else 0} min"
+        return f"{minutes} min"
     return f"{minutes // 60} h {minutes % 60:02d} min"
 
 
@@ -80,7 +81,7 @@ def play_page(uid: str):
     holds_table = table is not None and isinstance(remembered, dict) and bool(remembered.get(table.code))
     return render_template("history/play.html", play=play, people=people, table=table, holds_table=holds_table,
                            bgstats_link=exports.bgstats_link(play, people), ENDED_EARLY=ENDED_EARLY,
-                           reader=reader)
+                           score_decides=exports.score_decided(play), reader=reader)
 
 
 @bp.get("/table/<code>")
@@ -171,8 +172,15 @@ def export_csv():
 @bp.get("/export.bgstats.json")
 def export_bgstats():
     found, people = _visible_plays()
-    return _download(_json([exports.bgstats_play(play, people) for play in found]), "nightshift-bgstats.json",
+    return _download(_json([exports.bgstats_play(play, people) for play in exports.paced(found)]),
+                     "nightshift-bgstats.json",
                      "application/json")
+
+
+@bp.get("/export.bgg.xml")
+def export_bgg():
+    found, people = _visible_plays()
+    return _download(exports.bgg_plays(found, people), "nightshift-bgg-plays.xml", "application/xml")
 
 
 @bp.get("/plays/<uid>/play.json")
@@ -193,6 +201,12 @@ def play_bgstats(uid: str):
     play = queries.one_play(access.reader(), uid)
     return _download(_json(exports.bgstats_play(play, names.People())), f"nightshift-bgstats-{uid}.json",
                      "application/json")
+
+
+@bp.get("/plays/<uid>/bgg.xml")
+def play_bgg(uid: str):
+    play = queries.one_play(access.reader(), uid)
+    return _download(exports.bgg_plays([play], names.People()), f"nightshift-bgg-play-{uid}.xml", "application/xml")
 
 
 # ---- the host machine: import and merges ------------------------------------------------------------------------

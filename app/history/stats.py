@@ -1,6 +1,8 @@
 """Stats over plays (as play_json gives them): per player and game, and per game. Pure: no Flask, no database.
 
 Only plays that reached their game's own end count; a table ended early stays in the history but has no winner.
+A score counts (averages, bests, charts) only in plays where it decided who won: a 6AM guard whose Office was
+entered loses whatever power is left, so that power is no record.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .figures import score_decided
 from .models import FINISHED
 from .names import People
 
@@ -70,6 +73,7 @@ class GameSummary:
     score_name: str | None = None
     plays: int = 0
     ended_early: int = 0
+    undecided: int = 0  # finished plays whose scores didn't decide who won, left out of the scores
     seconds: int = 0
     sides: Counter = field(default_factory=Counter)
     by_scenario: dict[str, Counter] = field(default_factory=dict)
@@ -86,6 +90,7 @@ class GameSummary:
     def as_dict(self) -> dict[str, Any]:
         return {"game": self.game, "game_name": self.game_name, "plays": self.plays, "ended_early": self.ended_early,
                 "average_duration_seconds": self.average_duration, "score_name": self.score_name,
+                "scores_left_out": self.undecided,
                 "sides": [{"side": side, "wins": count} for side, count in self.sides.most_common()]
                 if self.has_sides else [],
                 "by_scenario": {scenario: [{"side": side, "wins": count} for side, count in counts.most_common()]
@@ -102,6 +107,11 @@ def side_of(play: dict[str, Any]) -> str:
         return play["side"]
     winners = [seat["seat_name"] for seat in play["players"] if seat["winner"]]
     return " and ".join(winners) if winners else NOBODY
+
+
+def counts_scores(play: dict[str, Any]) -> bool:
+    """Whether this play's scores decided who won, so they count as scores (the game said, or the winners show)."""
+    return score_decided(play.get("score_decides"), [(seat["winner"], seat["score"]) for seat in play["players"]])
 
 
 def finished(plays: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -132,6 +142,7 @@ def by_player(plays: Iterable[dict[str, Any]], people: People, *, player: str | 
     for play in _oldest_first(finished(plays)):
         if game and play["game"] != game:
             continue
+        scores = counts_scores(play)
         for seat in play["players"]:
             if not seat["name"]:
                 continue
@@ -142,12 +153,13 @@ def by_player(plays: Iterable[dict[str, Any]], people: People, *, player: str | 
             row.score_name = play.get("score") or row.score_name
             row.plays += 1
             row.wins += 1 if seat["winner"] else 0
-            if seat["score"] is not None:
-                row.scores.append(seat["score"])
+            score = seat["score"] if scores else None
+            if score is not None:
+                row.scores.append(score)
             for label, value in (seat.get("records") or {}).items():
                 row.records[label] = _better(row.records.get(label), value, shown[person], play)
             row.last_played = max(row.last_played, play["ended_at"])
-            row.history.append((play["id"], seat["score"], seat["winner"]))
+            row.history.append((play["id"], score, seat["winner"]))
     return sorted(rows.values(), key=lambda row: (row.person.casefold(), row.game_name))
 
 
@@ -164,6 +176,8 @@ def by_game(plays: Iterable[dict[str, Any]], people: People, *, game: str | None
             summary.ended_early += 1
             continue
         summary.plays += 1
+        scores = counts_scores(play)
+        summary.undecided += 0 if scores or not play.get("score") else 1
         summary.seconds += play["duration_seconds"]
         summary.score_name = play.get("score") or summary.score_name
         summary.has_sides = summary.has_sides or bool(play.get("side"))
@@ -176,7 +190,7 @@ def by_game(plays: Iterable[dict[str, Any]], people: People, *, game: str | None
             who = shown[people.person_key(seat["name"])] if seat["name"] else None
             if seat["winner"] and who:
                 summary.wins[who] += 1
-            if seat["score"] is not None:
+            if seat["score"] is not None and scores:
                 summary.best_score = _better(summary.best_score, seat["score"], who or seat["seat_name"], play)
             for label, value in (seat.get("records") or {}).items():
                 summary.records[label] = _better(summary.records.get(label), value, who or seat["seat_name"], play)

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Flask, current_app
 
 from .broker import Broker, broker_for
 
 
-def init_live(app: Flask) -> None:
-    """One broker per app; its listener starts with the first stream, never at import."""
+def init_live(app: Flask, draw: Callable) -> Broker:
+    """One broker per app (its listener starts with the first stream, never at import), and how a table is drawn for
+    its screens: `draw(code, kinds)` returns its regions, in a request context of the stream's host and mount."""
     hub = app.extensions["nightshift.broker"] = broker_for(app.config["SQLALCHEMY_DATABASE_URI"])
-    from .screens import init_screens, painter
-
-    hub.painter = painter
-    init_screens(app)
+    app.extensions["nightshift.draw"] = draw
+    return hub
 
 
 def broker() -> Broker:

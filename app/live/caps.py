@@ -1,9 +1,13 @@
-"""Open event streams are bounded per token, per table and per client address, so one client can't hold a worker.
+"""Open event streams are bounded per worker, per token, per client address and, for spectators, per table, so no
+crowd can hold a worker and no watcher can keep a table's own screens out.
 
-A gevent worker takes `worker_connections` (2,000) connections; without a cap one host token opened all of them and
-every other table stopped answering. With the caps a table holds at most STREAMS_PER_TABLE streams and a device at
-most STREAMS_PER_ADDRESS; a token that opens one stream too many closes its own oldest (a phone that reconnected
-leaves no ghost behind), and a freed seat's streams close at once. Counts are per worker process.
+A gevent worker takes WORKER_CONNECTIONS connections at once; once they are all held, every new connection waits
+unanswered (a crowd of 2,000 streams left /healthz and every move hanging). So streams get at most the budget, the
+connections less CONNECTION_RESERVE: past it a new stream is a 503 with a sentence, and the reserve stays free for
+pages, moves and /healthz. A token holds at most STREAMS_PER_TOKEN (its oldest closes when it opens one more: a phone
+that reconnected leaves no ghost behind), a device at most STREAMS_PER_ADDRESS, and the spectators of a table share
+SPECTATOR_STREAMS_PER_TABLE: a table's seats and host have their own tokens' places, which no spectator can take.
+Counts are per worker process.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from dataclasses import dataclass, field
 
 from flask import Flask, current_app
 
+from ..errors import NightShiftError
+
 
 @dataclass(eq=False)
 class Slot:
@@ -23,10 +29,10 @@ class Slot:
     token: str
     table: str
     address: str | None
+    watching: bool = False  # a spectator's: counted among the table's spectators
     hang_up: Callable[[], None] | None = None
     closed: bool = False
     evicted: bool = False
-    freed: bool = False  # ended because the host freed its seat: the page is told so, not just cut off
 
     def attach(self, hang_up: Callable[[], None]) -> None:
         """The stream's way to end; a slot evicted before it had one ends as soon as it does."""
@@ -35,26 +41,37 @@ class Slot:
             hang_up()
 
 
-class TooManyStreams(Exception):
-    """Past a cap: `message` says which, for the 429."""
+class TooManyStreams(NightShiftError):
+    """Past a client's cap (429): the sentence says which."""
 
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+    status = 429
+    title = "Too many live screens"
+    retry_after = 60
+
+
+class NoRoomForStreams(TooManyStreams):
+    """Past the worker's budget (503): the server, not the client, is full."""
+
+    status = 503
+    title = "Night Shift is full of live screens"
+    retry_after = 30
 
 
 @dataclass
 class StreamCaps:
     per_token: int
-    per_table: int
     per_address: int
+    spectators_per_table: int
+    budget: int  # streams this worker holds at most: its connections less the reserve for ordinary requests
     unlimited: frozenset[str] = frozenset()
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _lock: threading.Lock = field(default_factory=lambda: threading.Lock())  # looked up once patched
     _tokens: dict[str, list[Slot]] = field(default_factory=lambda: collections.defaultdict(list))
     _tables: collections.Counter = field(default_factory=collections.Counter)
+    _spectators: collections.Counter = field(default_factory=collections.Counter)
     _addresses: collections.Counter = field(default_factory=collections.Counter)
+    _open: int = 0
 
-    def open(self, token: str, table: str, address: str | None) -> Slot:
+    def open(self, token: str, table: str, address: str | None, role: str = "seat") -> Slot:
         """Take a place for a new stream, closing this token's oldest past its cap; TooManyStreams past the others."""
         evicted = []
         with self._lock:
@@ -64,16 +81,27 @@ class StreamCaps:
                 self._release(oldest)
                 oldest.evicted = True
                 evicted.append(oldest)
-            if self._tables[table] >= self.per_table:
-                raise TooManyStreams(f"Table {table} already has {self.per_table} live screens open, more than any "
-                                     "game night needs. Close a screen you don't use, or reload in a minute.")
+            if not held:
+                self._tokens.pop(token, None)  # no place left behind if this stream is refused
+            if self._open >= self.budget:
+                raise NoRoomForStreams(f"This Night Shift server already holds {self.budget:,} live screens, all it "
+                                       "has room for, so this screen can't follow the table live yet. Moves still "
+                                       "work; reload in a minute.")
+            watching = role == "spectator"
+            if watching and self._spectators[table] >= self.spectators_per_table:
+                raise TooManyStreams(f"Table {table}'s spectators already have {self.spectators_per_table} live "
+                                     "screens open, all the places for watching. The players' and the host's "
+                                     "screens have their own places. Close a spectator screen, or reload later.")
             counted = address is not None and address not in self.unlimited
             if counted and self._addresses[address] >= self.per_address:
                 raise TooManyStreams(f"This device already has {self.per_address} live screens open. Close some "
                                      "tabs, then reload.")
-            slot = Slot(token, table, address if counted else None)
-            held.append(slot)
+            slot = Slot(token, table, address if counted else None, watching)
+            self._tokens[token].append(slot)
+            self._open += 1
             self._tables[table] += 1
+            if watching:
+                self._spectators[table] += 1
             if slot.address is not None:
                 self._addresses[slot.address] += 1
         for old in evicted:
@@ -86,26 +114,19 @@ class StreamCaps:
         with self._lock:
             self._release(slot)
 
-    def close_token(self, token: str) -> int:
-        """End every stream of a token that stopped opening anything (a freed seat); returns how many."""
-        with self._lock:
-            slots = list(self._tokens.get(token, ()))
-            for slot in slots:
-                self._release(slot)
-                slot.evicted = slot.freed = True
-        for slot in slots:
-            if slot.hang_up is not None:
-                slot.hang_up()
-        return len(slots)
-
-    def held(self, *, token: str | None = None, table: str | None = None, address: str | None = None) -> int:
-        """Streams open now for a token, a table or an address (for tests and the health of a worker)."""
+    def held(self, *, token: str | None = None, table: str | None = None, address: str | None = None,
+             spectators: str | None = None) -> int:
+        """Streams open now for a token, a table, an address or a table's spectators; with none named, in all."""
         with self._lock:
             if token is not None:
                 return len(self._tokens.get(token, ()))
             if table is not None:
                 return self._tables[table]
-            return self._addresses[address]
+            if spectators is not None:
+                return self._spectators[spectators]
+            if address is not None:
+                return self._addresses[address]
+            return self._open
 
     def _release(self, slot: Slot) -> None:
         if slot.closed:
@@ -116,39 +137,35 @@ class StreamCaps:
             held.remove(slot)
         if not held:
             self._tokens.pop(slot.token, None)
-        self._tables[slot.table] -= 1
-        if self._tables[slot.table] <= 0:
-            del self._tables[slot.table]
+        self._open -= 1
+        _count_down(self._tables, slot.table)
+        if slot.watching:
+            _count_down(self._spectators, slot.table)
         if slot.address is not None:
-            self._addresses[slot.address] -= 1
-            if self._addresses[slot.address] <= 0:
-                del self._addresses[slot.address]
+            _count_down(self._addresses, slot.address)
+
+
+def _count_down(counts: collections.Counter, key: str) -> None:
+    counts[key] -= 1
+    if counts[key] <= 0:
+        del counts[key]
+
+
+def stream_budget(config) -> int:
+    """Streams one worker may hold: its connections less those kept for pages, moves and /healthz."""
+    return max(0, int(config["WORKER_CONNECTIONS"]) - int(config["CONNECTION_RESERVE"]))
 
 
 def init_caps(app: Flask) -> None:
     """Made per app, not at import, so the lock is gevent's once the worker is patched."""
+    config = app.config
     app.extensions["nightshift.stream_caps"] = StreamCaps(
-        app.config["STREAMS_PER_TOKEN"], app.config["STREAMS_PER_TABLE"], app.config["STREAMS_PER_ADDRESS"],
-        frozenset(app.config["UNLIMITED_ADDRESSES"]))
+        config["STREAMS_PER_TOKEN"], config["STREAMS_PER_ADDRESS"], config["SPECTATOR_STREAMS_PER_TABLE"],
+        stream_budget(config), frozenset(config["UNLIMITED_ADDRESSES"]))
 
 
 def stream_caps() -> StreamCaps:
     return current_app.extensions["nightshift.stream_caps"]
-
-
-def still_seated(app: Flask, seat_id: int, token_hash: str | None) -> bool:
-    """Does this seat still belong to the token its stream opened with? (A script's signal-only stream, freed in another
-    worker process: no. Pushed regions learn it from their picture.)"""
-    from sqlalchemy import select
-
-    from ..extensions import db
-    from ..models import Seat
-
-    with app.app_context():
-        try:
-            return db.session.scalar(select(Seat.token_hash).where(Seat.id == seat_id)) == token_hash
-        finally:
-            db.session.remove()
 
 
 def seat_token(seat_id: int) -> str:

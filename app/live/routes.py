@@ -9,18 +9,21 @@ import socket
 import threading
 import time
 
-from flask import Blueprint, Response, current_app, make_response, request, url_for
+from flask import Blueprint, Response, current_app, request, url_for
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
+from werkzeug.test import EnvironBuilder
 
-from ..errors import Forbidden, NightShiftError, render_error
+from ..errors import Forbidden, NightShiftError
 from ..extensions import db
 from ..inputs import accepts_encoding
 from ..models import Table
 from ..reading import whole_or_none
 from ..tables import auth, service
-from . import broker, screens, wire
-from .caps import TooManyStreams, host_token, seat_token, still_seated, stream_caps
+from ..tables.screens import kind_of
+from . import broker, wire
+from .broker import Picture
+from .caps import host_token, seat_token, stream_caps
 
 bp = Blueprint("live", __name__)
 log = logging.getLogger(__name__)
@@ -38,14 +41,20 @@ def known_version() -> int:
     return max(whole_or_none(raw) or 0 for raw in (request.args.get("v", ""), request.headers.get("Last-Event-ID", "")))
 
 
-def pushed(picture, kind, gzipped: bool) -> tuple[bytes, bytes]:
+def drawing_environ() -> dict:
+    """A request of its own for drawing outside the stream's: the same host and mount point (the regions' URLs), no
+    cookie (so no session: pushed forms carry no CSRF token)."""
+    return EnvironBuilder(base_url=request.url_root).get_environ()
+
+
+def live_event(picture: Picture, kind, gzipped: bool) -> tuple[bytes, bytes]:
     """A kind's `live` event, encoded once (and deflated once if any stream gzips) for every stream here."""
-    raw, deflated = picture.packed.get(kind, (None, b""))
+    raw, deflated = picture.events.get(kind, (None, b""))
     if raw is None:
-        raw = wire.live_event(picture.regions[kind], picture.version)
+        raw = wire.event_bytes("live", picture.regions[kind].encode(), picture.version)
     if gzipped and not deflated:
         deflated = wire.deflate(raw)
-    picture.packed[kind] = (raw, deflated)
+    picture.events[kind] = (raw, deflated)
     return raw, deflated
 
 
@@ -66,31 +75,27 @@ def events(code: str):
     if request.args.get("region"):
         wanted = whole_or_none(request.args.get("seat", ""), minimum=1)  # as /live reads it: else the host screen
         shown = service.seat_by_number(table, wanted) if visitor.host and wanted is not None else visitor.player
-        kind = screens.kind_of(visitor, shown, board=request.args.get("board") == "1")
+        kind = kind_of(visitor, shown, board=request.args.get("board") == "1")
     shown_presence = request.args.get("p", "")[:64]
     # A page that shows an older picture than the table (it reconnected after missing changes) gets one at once.
     behind = kind is not None and (sent < table.version or shown_presence != service.presence_key(table))
     beat = float(app.config["LIVE_BEAT_SECONDS"])
-    environ = screens.drawing_environ(request.environ)
+    environ = drawing_environ()
     where_now = url_for("tables.my_seat", code=table.code)  # a freed seat's phone goes here: it says what happened
 
     caps = stream_caps()
-    holder = None if visitor.host else visitor.seat
-    try:
-        slot = caps.open(host_token(table_id) if holder is None else seat_token(holder.id), code, request.remote_addr)
-    except TooManyStreams as error:
-        refused = make_response(render_error(429, "Too many live screens", error.message))
-        refused.headers["Retry-After"] = "60"
-        return refused
+    role = "host" if own_seat is None else "spectator" if visitor.spectator else "seat"
+    # Past a cap, a TooManyStreams: a 429 (or a 503 when the worker is full) with a sentence and Retry-After.
+    slot = caps.open(host_token(table_id) if own_seat is None else seat_token(own_seat[0]), code,
+                     request.remote_addr, role)
 
-    # A script's signal-only stream notices a seat freed through another worker at the table's next change.
-    recheck = own_seat if own_seat is not None and hub.kind != "in-process" else None
-    subscription = hub.subscribe(code, 0, kind, root=screens.mount(environ))
+    subscription = hub.subscribe(code, kind)
     slot.attach(subscription.hang_up)
     # Read the version after subscribing, so a change committed in between is not lost.
     hub.deliver(code, db.session.scalar(select(Table.version).where(Table.id == table_id)))
     if seat_id is not None:
-        service.seat_connected(code, seat_id, hub)
+        hub.seat_streams[seat_id] += 1
+        service.seat_connected(code, seat_id)
         keep_present(app, hub)
     db.session.remove()  # a stream may stay open all night; it must not hold a database connection
 
@@ -107,14 +112,24 @@ def events(code: str):
             watcher.kill(block=False)
         subscription.close()
         if seat_id is not None:
+            hub.seat_streams[seat_id] -= 1
+            if hub.seat_streams[seat_id] > 0:
+                return
+            del hub.seat_streams[seat_id]
             try:
                 with app.app_context():
-                    service.seat_disconnected(code, seat_id, hub)
+                    service.seat_disconnected(code, seat_id)
             except SQLAlchemyError as error:
                 log.warning("live: could not mark seat %s away (%s)", seat_id, type(error).__name__)
 
-    def draw(table_code: str, kinds: set, publish) -> object:
-        return screens.draw(app, environ, table_code, kinds, publish)
+    def draw(kinds: set) -> Picture:
+        """The table's regions for these kinds, from the app's own drawing (`init_live`), in a context of its own."""
+        with app.app_context(), app.request_context(environ):
+            try:
+                drawn = app.extensions["nightshift.draw"](code, kinds)
+            finally:
+                db.session.remove()
+        return Picture(drawn.version, drawn.presence, drawn.regions, drawn.seats)
 
     gzipped = accepts_encoding("gzip")
     out = wire.GzipStream() if gzipped else wire.PlainStream()
@@ -124,22 +139,18 @@ def events(code: str):
         nonlocal sent, shown_presence, behind
         last_sent = time.monotonic()
         heard = sent  # the newest version this stream has drawn for (pushed or not)
-        remote_ok = False  # whether another process's drawing of this change will do (SharingBroker)
         yield out.text(f"retry: {RETRY_MS}\n: connected to table {code} (worker {os.getpid()})\n\n")
         while True:
             if not behind:
-                version, presence, poked = subscription.wait(heard, beat)
+                version, other = subscription.wait(heard, beat)
                 if subscription.hung_up:
-                    if slot.freed:  # the host freed this seat: the phone goes to the page that says so
-                        yield out.text(wire.event("gone", where_now)) + out.end()
                     return
-                behind = version > heard or presence or poked
-                remote_ok = not (presence or poked)
+                behind = version > heard or other
                 if behind and version <= heard:
                     time.sleep(PRESENCE_SETTLE)
             if behind:
                 try:
-                    picture = subscription.picture(draw, remote_ok)
+                    picture = subscription.picture(draw)
                 except NightShiftError:
                     yield out.text(wire.event("gone", where_now)) + out.end()
                     return
@@ -160,24 +171,29 @@ def events(code: str):
                     if picture.version > sent or picture.presence != shown_presence:
                         sent, shown_presence = max(sent, picture.version), picture.presence
                         last_sent = time.monotonic()
-                        yield out.shared(*pushed(picture, kind, gzipped))
+                        yield out.shared(*live_event(picture, kind, gzipped))
             if time.monotonic() - last_sent >= beat:
                 last_sent = time.monotonic()
                 yield out.text(wire.event("beat", str(sent)))
 
+    def seated(seat_id: int, token_hash: str | None) -> bool:
+        with app.app_context():
+            return service.still_seated(seat_id, token_hash)
+
     def signal_stream():
-        """Scripts: "table-changed" with the version, "seats-changed", and a comment now and then."""
+        """Scripts: "table-changed" with the version, "seats-changed", and a comment now and then; a seat's stream
+        ends once its seat is freed."""
         nonlocal sent
         yield f"retry: {RETRY_MS}\n: connected to table {code} (worker {os.getpid()})\n\n"
         while True:
-            version, presence, poked = subscription.wait(sent, beat)
-            if subscription.hung_up or (recheck and version > sent and not still_seated(app, *recheck)):
+            version, other = subscription.wait(sent, beat)
+            if subscription.hung_up or (own_seat and version > sent and not seated(*own_seat)):
                 return
             chunks = []
-            if version > sent or poked:
-                sent = max(sent, version)
+            if version > sent:
+                sent = version
                 chunks.append(f"event: table-changed\nid: {sent}\ndata: {sent}\n\n")
-            if presence:
+            if other:
                 chunks.append("event: seats-changed\ndata: presence\n\n")
             yield "".join(chunks) or ": ping\n\n"
 

@@ -13,50 +13,30 @@ from __future__ import annotations
 import struct
 import zlib
 
-try:  # ISA-L's deflate: blocks any inflater reads, as small as zlib's at level 3 in about half its time
-    from isal import isal_zlib as _deflater
-    LEVEL = 1
-except ImportError:  # a platform without its wheel (pyproject.toml installs it where one exists)
-    _deflater = zlib  # type: ignore[assignment]
-    LEVEL = 3  # a third bigger than level 6 would make it, for half the CPU
+LEVEL = 1  # about a quarter bigger than level 6 would make it, for a quarter of the CPU
 
 GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # deflate, no name, no time, unknown OS
 
 
 def event(name: str, data: str, ident: int | None = None) -> str:
     """One server-sent event; every line of a multi-line HTML region gets its own `data:` (a carriage return ends a
-    line too, for the browser). String replaces, not a list of lines: a region has hundreds of them."""
-    head = f"event: {name}\n" + (f"id: {ident}\n" if ident is not None else "")
-    body = data.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\ndata: ")
-    return f"{head}data: {body}\n\n"
+    line too, for the browser), and the browser joins them again with line breaks."""
+    return event_bytes(name, data.encode(), ident).decode()
 
 
-def one_line(html: bytes) -> bytes:
-    """A region's HTML (UTF-8) on one line, so its event is one `data:` line: a line break between tags or words is
-    white space like any other, and no screen has text whose line breaks show (no <pre>, <textarea> text, inline
-    script or style, or `white-space: pre`, which tests/live/test_render_cost.py checks). A region's event is about a
-    fifth shorter to encode and deflate. Bytes, not text: a region holds a few characters beyond Latin-1 (a minus
-    sign, an ellipsis), which make every pass over its text twice as wide."""
-    if b"\r" in html:
-        html = html.replace(b"\r", b" ")
-    return html.replace(b"\n", b" ")
-
-
-def live_event(region: bytes, version: int) -> bytes:
-    """A pushed region's `live` event: `region` is one line (`one_line`), so it is one `data:` line, framed as is."""
-    return b"event: live\nid: %d\ndata: %s\n\n" % (version, region)
+def event_bytes(name: str, data: bytes, ident: int | None = None) -> bytes:
+    """`event`, on UTF-8: a region holds a minus sign or an ellipsis, which makes its text twice as wide as its bytes,
+    so its line breaks are found faster in its bytes."""
+    head = f"event: {name}\n".encode() + (b"id: %d\n" % ident if ident is not None else b"")
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return b"%sdata: %s\n\n" % (head, data.replace(b"\n", b"\ndata: "))
 
 
 def deflate(raw: bytes) -> bytes:
     """Raw deflate blocks for `raw`, byte-aligned and not final, that may follow any earlier blocks."""
-    compressor = _deflater.compressobj(LEVEL, _deflater.DEFLATED, -zlib.MAX_WBITS)
-    return compressor.compress(raw) + compressor.flush(_deflater.Z_SYNC_FLUSH)
-
-
-def squeezed(data: bytes) -> bytes:
-    """`data` in zlib's format (any inflater reads it), as fast as this platform deflates: ISA-L at level 1 takes a
-    quarter of zlib's time at level 1 for a table's regions, and makes them no bigger."""
-    return _deflater.compress(data, LEVEL)
+    compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
+    return compressor.compress(raw) + compressor.flush(zlib.Z_SYNC_FLUSH)
 
 
 def stored(raw: bytes) -> bytes:

@@ -89,6 +89,14 @@ def end_table(code: str):
     return jsonify(table_view(table, service.Visitor(host=True)))
 
 
+@bp.post("/tables/<code>/join-key")
+def change_join_key(code: str):
+    """A new join key (host only): the old key and QR code stop working at once; players keep their seats."""
+    table = service.find_table(code)
+    service.change_join_key(table, auth.api_visitor(table))
+    return jsonify(table_view(table, service.Visitor(host=True)))
+
+
 @bp.post("/tables/<code>/again")
 def play_again(code: str):
     """The next game with the same options and seats; the host's token for it is made from this one."""
@@ -129,9 +137,10 @@ def act(code: str):
     return moved(table, visitor, [entry])
 
 
-@bp.post("/tables/<code>/<any(undo, redo, jump):step>")
+@bp.post("/tables/<code>/<any(undo, redo, jump, 'undo-ask', 'undo-grant', 'undo-keep'):step>")
 def history(code: str, step: str):
-    """Undo, redo, or jump back to just after log entry {"seq": N} (host only); each is itself a log entry."""
+    """Undo, redo, or jump back to just after log entry {"seq": N} (host only); a player's ask to undo their move
+    (undo-ask), and the host's answer to the ask logged as {"seq": N} (undo-grant, undo-keep). Each is a log entry."""
     table = service.find_table(code)
     visitor = auth.api_visitor(table)
     body = request.get_json(silent=True) if request.data else {}
@@ -139,10 +148,7 @@ def history(code: str, step: str):
         raise BadRequest("Send nothing, or a JSON object such as {\"version\": 7} or {\"seq\": 12}.")
     version = client_version(body)
     key = idempotency_key()
-    if step == "jump":
-        entry = service.jump_back(table, visitor, body.get("seq"), version=version, key=key)
-    else:
-        entry = (service.undo if step == "undo" else service.redo)(table, visitor, version=version, key=key)
+    entry = service.history_step(table, visitor, step, body.get("seq"), version=version, key=key)
     return moved(table, visitor, [entry])
 
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, g, redirect, render_template, request, url_for
+from flask import Blueprint, Response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
 from ..dice.verify import verify as verify_draws
 from ..errors import Forbidden
 from ..games import get_game
 from ..games.moves import Offers
+from ..games.pages import board_template, panel_template, phone_template
 from ..inputs import IDEMPOTENCY_FIELD, idempotency_key
 from ..models import Table
 from ..reading import natural, whole_or_none
@@ -19,7 +20,7 @@ from .links import join_url
 
 bp = Blueprint("play", __name__)
 
-LOG_ON_SCREEN = 12
+LOG_ON_SCREEN = service.ON_SCREEN  # a slip is undone, or asked about, while on screen
 
 
 def _visitor(table: Table) -> service.Visitor:
@@ -54,9 +55,14 @@ class Shared:
         self.presence = service.presence_key(table)
         self.dice = service.dice_disclosure(table)
         self.all_seated = all(seat.occupied for seat in table.player_seats)
+        self.by_number = {seat.number: seat for seat in table.player_seats}
         self._undo: object = service.UNREAD
         self._history: tuple | None = None
-        self._tail: Markup | None = None
+        self._slips: dict[int, service.Slip] | None = None
+        self._tails: dict[tuple[bool, bool], Markup] = {}
+        self._public: dict[tuple[bool, int | None], Markup] = {}
+        self._common: list[dict[str, Any]] | None = None
+        self.phone_panel = phone_template(self.spec.package)
 
     def undo_target(self):
         """The newest move in effect: what the host's Undo takes back, and a phone's own slip if it made it."""
@@ -64,11 +70,11 @@ class Shared:
             self._undo = service.undo_target(self.table, self.newest)
         return self._undo
 
-    def tail(self, context: dict[str, Any]) -> Markup:
-        """The seat list and the log as every phone and spectator sees them, rendered once for all of them."""
-        if self._tail is None:
-            self._tail = Markup(render_template("tables/_tail.html", **context))
-        return self._tail
+    def slips(self) -> dict[int, service.Slip]:
+        """Each seat's latest move on screen and what its phone may do about it; the asks waiting for the host."""
+        if self._slips is None:
+            self._slips = service.slips_on_screen(self.log) if self.table.status != "finished" else {}
+        return self._slips
 
     def history(self) -> tuple:
         """The host's undo and redo targets, queried once and only if a host screen is drawn."""
@@ -76,35 +82,93 @@ class Shared:
             self._history = service.history_controls(self.table, self.undo_target(), self.newest)
         return self._history
 
+    def tail(self, seat_controls: bool, log_controls: bool) -> Markup:
+        """The seat list and the log, rendered from the table alone (no seat, view or offers in its context), so
+        every phone and spectator of one drawing shares one render."""
+        key = (seat_controls, log_controls)
+        if key not in self._tails:
+            self._tails[key] = Markup(render_template(
+                "tables/_tail.html", table=self.table, log=self.log, dice=self.dice, connected=service.is_connected,
+                seat_controls=seat_controls, log_controls=log_controls))
+        return self._tails[key]
+
+    def common(self) -> list[dict[str, Any]]:
+        """The moves the rules offer every seat alike (the same move, word for word): a game with a phone part draws
+        them once, in the panel every phone shares, and each phone's own part holds only the rest of its moves."""
+        if self._common is None:
+            numbers = [seat.number for seat in self.table.player_seats]
+            offered = ([self.rules.legal_actions(self.state, number) for number in numbers]
+                       if self.table.status != "finished" and numbers else [[]])
+            self._common = [move for move in offered[0] if all(move in others for others in offered[1:])]
+        return self._common
+
+    def public(self, phones: bool, as_seat: int | None = None) -> Markup:
+        """The game's panel as every phone (`phones`, also in its context: with the moves every seat may make,
+        `common`) or every spectator (no moves) sees it, drawn once for all of them. Its view is a spectator's and it
+        has no seat, so no seat's own view can reach another phone through it; what a phone marks as its own (its row
+        in a table of every seat) belongs in its phone part."""
+        key = (phones, as_seat)
+        if key not in self._public:
+            context = _panel_context(self.table, service.a_spectator(), None, "page", self)
+            if phones:
+                numbers = [seat.number for seat in self.table.player_seats]
+                context |= {"offers": Offers(self.rules.MOVES, self.state, self.common(), None, every=numbers),
+                            "as_seat": as_seat, "phones": True}
+            self._public[key] = Markup(render_template(panel_template(self.spec.package), **context))
+        return self._public[key]
+
+
+def _panel_context(table: Table, visitor: service.Visitor, seat, screen: str, shared: Shared) -> dict[str, Any]:
+    """What a game's panel renders from: the view and moves of this visitor, and what every game's templates share."""
+    rules = shared.rules
+    viewer = service.viewer_of(visitor, seat)
+    view = rules.view(shared.state, viewer)
+    offered = view["moves"] if table.status != "finished" and screen != "board" else []
+    log = shared.log[:BOARD_LOG] if screen == "board" else shared.log
+    return {"table": table, "spec": shared.spec, "visitor": visitor, "seat": seat, "view": view,
+            "outcome": shared.outcome, "log": log, "newest": log[0] if log else None, "dice": shared.dice,
+            "offers": Offers(rules.MOVES, shared.state, offered, viewer.seat), "screen": screen,
+            "connected": service.is_connected, "by_number": shared.by_number, "phones": False,
+            "as_seat": seat.number if (seat is not None and visitor.host) else None,
+            "open": table.status != "finished" and not shared.outcome}
+
 
 def live_context(table: Table, visitor: service.Visitor, seat, screen: str = "page",
                  shared: Shared | None = None) -> dict[str, Any]:
     """Everything a live region renders; one place, so the page, the fragment and the pushed region agree.
 
     `screen` is "page" (a phone, a spectator, the host's console) or "board" (the TV: no controls, nothing to scroll).
-    `shared` is the table's snapshot when one drawing serves several screens.
+    `shared` is the table's snapshot when one drawing serves several screens. Besides the view and the offered moves,
+    a game's templates get `by_number` (seat number -> seat), `as_seat` (the seat the host plays for, or None) and
+    `open` (the game goes on).
     """
     shared = shared or Shared(table)
-    rules = shared.rules
-    viewer = service.viewer_of(visitor, seat)
-    view = rules.view(shared.state, viewer)
-    offered = view["moves"] if table.status != "finished" and screen != "board" else []
-    offers = Offers(rules.MOVES, shared.state, offered, viewer.seat)
-    undo_target, redo_target = shared.history() if visitor.host else (None, None)
-    slip = (service.own_slip(table, visitor, shared.undo_target())
-            if seat is not None and not visitor.host and table.status != "finished" else None)
-    log = shared.log[:BOARD_LOG] if screen == "board" else shared.log
-    context = {"table": table, "spec": shared.spec, "visitor": visitor, "seat": seat, "view": view,
-               "outcome": shared.outcome, "log": log, "undo_target": undo_target, "redo_target": redo_target,
-               "slip": slip, "presence": shared.presence, "connected": service.is_connected,
-               "newest": log[0] if log else None, "dice": shared.dice, "all_seated": shared.all_seated,
-               "offers": offers, "panel": f"games/{shared.spec.package}/_panel.html", "screen": screen,
-               "board": f"games/{shared.spec.package}/_board.html",
-               "board_qr": board_qr(table, shared.outcome is not None) if screen == "board" else None,
-               "shared_tail": None}
-    if screen == "page" and not visitor.host and g.get("drawing_for_many"):
-        context["shared_tail"] = shared.tail(context)  # one drawing serves many phones: their tail is the same
-    return context
+    context = _panel_context(table, visitor, seat, screen, shared)
+    undo_target, redo_target = shared.history() if visitor.host and screen != "board" else (None, None)
+    slip = shared.slips().get(seat.id) if seat is not None and not visitor.host else None
+    asks = ([slip for slip in shared.slips().values() if slip.can == "asked"]
+            if visitor.host and seat is None and screen != "board" else [])
+    # A game with a phone part: a phone (or the host playing a seat) shows that part for its seat, with the moves only
+    # it is offered, then the panel with the moves every seat is offered, shared by every phone; a spectator, that
+    # panel without moves; the host's console, the whole panel with every move.
+    split = shared.phone_panel is not None and screen == "page" and (seat is not None or not visitor.host)
+    phone = split and seat is not None
+    if phone:
+        # With one seat every move is "every seat's": the phone part keeps them all (the question put to that seat),
+        # and each game's panel draws only table-wide ones, so nothing is drawn twice.
+        common = shared.common() if len(table.player_seats) > 1 else []
+        context["offers"] = Offers(shared.rules.MOVES, shared.state,
+                                   [move for move in context["offers"].offered if move not in common],
+                                   context["offers"].seat)
+    return context | {
+        "undo_target": undo_target, "redo_target": redo_target, "slip": slip, "undo_asks": asks,
+        "presence": shared.presence,
+        "all_seated": shared.all_seated, "panel": panel_template(shared.spec.package),
+        "board": board_template(shared.spec.package),
+        "phone_panel": shared.phone_panel if phone else None,
+        "public_panel": shared.public(phone, context["as_seat"]) if split else None,
+        "board_qr": board_qr(table, shared.outcome is not None) if screen == "board" else None,
+        "tail": shared.tail(visitor.host, visitor.host and seat is None) if screen == "page" else None}
 
 
 def board_qr(table: Table, decided: bool) -> str | None:
@@ -166,17 +230,14 @@ def act(code: str):
     return _after(table, visitor, seat)
 
 
-@bp.post("/t/<code>/<any(undo, redo, jump):step>")
+@bp.post("/t/<code>/<any(undo, redo, jump, 'undo-ask', 'undo-grant', 'undo-keep'):step>")
 def history(code: str, step: str):
-    """Undo, redo and 'back to here' (a phone may undo its own slip); each carries the version the screen showed."""
+    """Undo, redo and 'back to here'; a phone undoes its own slip, or asks the host, who answers in one tap. Each
+    carries the version the screen showed."""
     table = service.find_table(code)
     visitor = _visitor(table)
-    version = service.parse_version(request.form.get("version"))
-    key = idempotency_key()
-    if step == "jump":
-        service.jump_back(table, visitor, request.form.get("seq"), version=version, key=key)
-    else:
-        (service.undo if step == "undo" else service.redo)(table, visitor, version=version, key=key)
+    service.history_step(table, visitor, step, request.form.get("seq"),
+                         version=service.parse_version(request.form.get("version")), key=idempotency_key())
     return _after(table, visitor, _seat_for(table, visitor))
 
 

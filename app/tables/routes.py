@@ -112,6 +112,15 @@ def board_qr(code: str):
     return redirect(url_for("tables.host_screen", code=table.code), code=303)
 
 
+@bp.post("/t/<code>/join-key")
+def change_join_key(code: str):
+    """The host screen's "Change the join code": a new QR code and key; the old ones stop working at once."""
+    table = service.find_table(code)
+    service.change_join_key(table, _host_only(table))
+    flash("New join code: the old QR code and key no longer work. Players keep their seats.")
+    return redirect(url_for("tables.host_screen", code=table.code), code=303)
+
+
 @bp.get("/t/<code>/qr.svg")
 def qr_svg(code: str):
     table = service.find_table(code)
@@ -215,11 +224,13 @@ def play_again(code: str):
 
 @bp.get("/t/<code>/next")
 def follow_next(code: str):
-    """Where a screen of a finished table goes after Play again: the same place at the next table."""
+    """Where a screen of a finished table goes after Play again: the same place at the next table (the TV's board to
+    the next board)."""
     table = service.find_table(code)
     role = auth.follow_next(table)
     if role == "host":
-        return redirect(url_for("tables.host_screen", code=table.next_code), code=303)
+        place = "tables.board" if request.args.get("screen") == "board" else "tables.host_screen"
+        return redirect(url_for(place, code=table.next_code), code=303)
     if role == "seat":
         return redirect(url_for("tables.my_seat", code=table.next_code), code=303)
     return redirect(url_for("tables.my_seat", code=table.code), code=303)

@@ -6,7 +6,6 @@ import logging
 import random
 import threading
 import time
-import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -14,28 +13,26 @@ from typing import Any, TypeVar
 
 from flask import current_app
 from sqlalchemy import bindparam, func, inspect, select, update
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import defer, joinedload, with_expression
 from sqlalchemy.orm.attributes import PASSIVE_NO_INITIALIZE, get_history, set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
 from ..dice import DiceError, TableDice, commitment, new_seed
-from ..errors import BadRequest, Conflict, Forbidden, Gone, Invalid, NightShiftError, NotFound, Unavailable
+from ..errors import BadRequest, Conflict, Forbidden, Gone, Invalid, NightShiftError, NotFound
 from ..extensions import db
 from ..games import OptionError, UnknownGame, get_game
 from ..games.contract import IllegalAction, Viewer, copied
 from ..games.words import plural
-from ..history import record as plays
-from ..live import broker
-from ..live.caps import seat_token, stream_caps
+from ..health import BUSY, BusyRetry, Trouble
 from ..models import Action, Seat, Table, as_utc, utcnow
+from ..names import folded, has_forbidden, shows_nothing
 from ..reading import NotAWholeNumber, quoted, whole_number, whole_or_none
 from . import codes
 
 log = logging.getLogger(__name__)
 
 NAME_MAX = 24
-FORBIDDEN_IN_NAMES = set("<>{}[]\\`$")
 LOG_TEXT_MAX = 400
 ACTION_FIELDS_MAX = 20
 CONNECTED_FOR = timedelta(seconds=150)  # refreshed each minute while a stream is open (routes.keep_present)
@@ -43,17 +40,50 @@ T = TypeVar("T")
 LOCK_STRIPES = 64
 
 
-def init_write_path(app) -> None:
+class Changes:
+    """Who hears that a table changed: `before_commit` inside the writing transaction, `after_commit` once it
+    committed. This one tells nobody; create_app hands in the live broker, so this layer never imports `live`."""
+
+    def before_commit(self, session, code: str, version: int | None = None, presence: bool = False) -> None:
+        """Nobody to tell inside the transaction."""
+
+    def after_commit(self, code: str, version: int | None = None, presence: bool = False) -> None:
+        """Nobody to tell after the commit."""
+
+
+class Plays:
+    """What keeps the play history in step with a table, inside the write path's transaction: `record` when a move
+    ends the game, `follow` after undo, redo, jump or the host ending it. This one keeps none; create_app hands in
+    `app.history.record`, so this layer never imports `history`."""
+
+    def record(self, table: Table, outcome, *, moving: bool = False) -> None:
+        """No history to write."""
+
+    def follow(self, table: Table) -> None:
+        """No history to follow."""
+
+
+def init_write_path(app, changes: Changes | None = None, plays: Plays | None = None) -> None:
     """Writers to one table queue on one of these locks first; across processes the version check or FOR UPDATE does.
 
     Made per app, not at import: gunicorn imports us before gevent patches the worker, and an unpatched lock held
     across a database wait would freeze every greenlet of the worker.
     """
     app.extensions["nightshift.table_locks"] = [threading.Lock() for _ in range(LOCK_STRIPES)]
+    app.extensions["nightshift.changes"] = changes or Changes()
+    app.extensions["nightshift.plays"] = plays or Plays()
 
 
 def _table_lock(table_id: int) -> threading.Lock:
     return current_app.extensions["nightshift.table_locks"][table_id % LOCK_STRIPES]
+
+
+def _changes() -> Changes:
+    return current_app.extensions["nightshift.changes"]
+
+
+def _plays() -> Plays:
+    return current_app.extensions["nightshift.plays"]
 
 
 @dataclass(frozen=True)
@@ -74,6 +104,11 @@ class Visitor:
     def may_act_for(self, seat: Seat) -> bool:
         """The host acts for any seat (pass-and-play); a phone only for its own."""
         return self.host or (self.player is not None and self.player.id == seat.id)
+
+
+def a_spectator() -> Visitor:
+    """Someone who watches: sees what every spectator sees, and may do nothing."""
+    return Visitor(seat=Seat(role="spectator", name="Spectator", player_name="Spectator"))
 
 
 # ---- reading -------------------------------------------------------------------------------------------------
@@ -143,11 +178,10 @@ def clean_name(raw: object) -> str:
     """A player's name as shown on every screen: 1-24 printable characters, no markup."""
     if not isinstance(raw, str):
         raise Invalid("Type your name so the table knows who sits where.")
-    name = " ".join(unicodedata.normalize("NFC", raw).split())
-    # Nothing to see (only accents, joiners or spaces) would be a blank seat on every screen.
-    if all(unicodedata.category(char)[0] in "MZC" for char in name):
+    name = folded(raw)
+    if shows_nothing(name):
         raise Invalid("Type your name so the table knows who sits where.")
-    if any(char in FORBIDDEN_IN_NAMES or unicodedata.category(char).startswith("C") for char in name):
+    if has_forbidden(name):
         raise Invalid("Names can use letters, numbers, spaces and simple punctuation, "
                       "but not < > { } [ ] \\ ` or $.")
     if len(name) > NAME_MAX:
@@ -255,16 +289,22 @@ def _write(loaded: Table, change: Callable[[Table], tuple[T, Entry]], *, expecte
     the caller's read of the table and its seats, the table's one UPDATE and the log's INSERT; nothing is read back
     after the commit.
     """
-    busy = False
-    hub = broker()
+    hub = _changes()
     table_id = loaded.id
-    with _table_lock(table_id):
-        for attempt in range(attempts):
-            optimistic = attempt == 0 and loaded in db.session and not inspect(loaded).expired_attributes
+    waiting = BusyRetry()  # a locked database is waited out for DB_BUSY_SECONDS from here, the queue included
+    lock = _table_lock(table_id)
+    if not lock.acquire(timeout=waiting.left()):
+        raise Trouble(BUSY, "this table's earlier writes are still waiting").refusal()
+    try:
+        tries = 0  # attempts lost to another writer or refused; a busy database's are counted by `waiting`
+        first = True
+        while tries < attempts:
+            optimistic = first and loaded in db.session and not inspect(loaded).expired_attributes
+            first = False
             if not optimistic:
                 db.session.rollback()
-            if attempt > 1:
-                time.sleep(random.uniform(0, 0.01 * attempt))  # another process won: let it finish
+            if tries > 1:
+                time.sleep(random.uniform(0, 0.01 * tries))  # another process won: let it finish
             try:
                 table = loaded if optimistic else (
                     db.session.execute(_LOCKED, {"id": table_id}).unique().scalar_one_or_none())
@@ -277,6 +317,7 @@ def _write(loaded: Table, change: Callable[[Table], tuple[T, Entry]], *, expecte
                     result, entry = change(table)
                 except NightShiftError:
                     if optimistic:
+                        tries += 1
                         continue  # decide a refusal on the locked, fresh table
                     repeat = _repeat_after_refusal(table_id, tap)
                     if repeat is not None:
@@ -296,15 +337,17 @@ def _write(loaded: Table, change: Callable[[Table], tuple[T, Entry]], *, expecte
                 hub.before_commit(db.session, table.code, version + 1)
                 _commit_keeping(table, entry.written)
             except StaleDataError:
+                tries += 1
                 continue  # another process bumped the version between our read and our write: retry on fresh state
             except IntegrityError:
                 repeat = _repeat_after_refusal(table_id, tap)  # the tap's key was in the log already, or a
                 if repeat is not None:  # concurrent writer took this seq: then try again on fresh state
                     return repeat  # type: ignore[return-value]
+                tries += 1
                 continue
-            except OperationalError:
-                db.session.rollback()  # the database is locked or unreachable: try again
-                busy = True
+            except DBAPIError as error:
+                db.session.rollback()  # locked: wait a moment while the worker serves others; full or read-only: 503
+                waiting.again(error)
                 continue
             except Exception:
                 db.session.rollback()
@@ -312,13 +355,10 @@ def _write(loaded: Table, change: Callable[[Table], tuple[T, Entry]], *, expecte
             committed = table.code, version + 1
             break
         else:
-            committed = None
-    if committed is None:
-        if busy:
-            raise Unavailable("Night Shift's database is busy or unreachable. Nothing was changed; try again in a "
-                              "moment.")
-        raise Conflict("Too many people changed this table at the same moment. Try again.")
-    hub.after_commit(*committed)  # out of the lock: with two workers on SQLite it draws the table for the other one
+            raise Conflict("Too many people changed this table at the same moment. Try again.")
+    finally:
+        lock.release()
+    hub.after_commit(*committed)  # out of the lock: the screens' drawing need not wait for it
     return result
 
 
@@ -386,13 +426,20 @@ def create_table(game: object, raw_options: object, *, from_form: bool = False) 
     except (UnknownGame, OptionError) as error:
         raise Invalid(str(error)) from None
     host_token = codes.new_token()
-    for _ in range(20):
+    waiting = BusyRetry()
+    taken = 0
+    while taken < 20:
         try:
             table = _open_table(spec, options, [(seat.name, seat.colour) for seat in seat_defs],
                                 lambda code: codes.token_hash(host_token))
             db.session.commit()
         except IntegrityError:
             db.session.rollback()  # another table took this code between the check and the insert
+            taken += 1
+            continue
+        except DBAPIError as error:
+            db.session.rollback()
+            waiting.again(error)  # locked: a moment's wait while the worker serves others; can't save: a 503
             continue
         return table, host_token
     raise Conflict("Could not find a free table code. Try again.")
@@ -540,9 +587,27 @@ def free_seat(table: Table, visitor: Visitor | None, number: object) -> Seat:
         target.player_name, target.token_hash, target.joined_at, target.last_seen_at = None, None, None, None
         return target, Entry("seat.free", f"The host freed {target.name} ({who}).", "Host", target)
 
-    freed = _write(table, change)
-    stream_caps().close_token(seat_token(freed.id))  # its phone stops hearing the table now, not at a reconnect
-    return freed
+    return _write(table, change)  # its phone's stream, drawing this change, finds the seat freed and says so
+
+
+def change_join_key(table: Table, visitor: Visitor | None) -> Table:
+    """The host's "Change the join code": a new key, so the old QR code and key stop working at once. Players keep
+    their seats (their tokens are their own); spectators, let in by the old key alone, must scan the new one."""
+    check_host(visitor)
+    check_open(table)
+
+    def change(fresh: Table):
+        check_open(fresh)
+        fresh.join_key = codes.new_join_key()
+        watchers = fresh.spectators
+        for watcher in watchers:
+            watcher.token_hash = None
+        gone = f" {plural(len(watchers), 'spectator')} must scan the new one to watch again." if watchers else ""
+        return watchers, Entry("table.join-key", "The host changed the join code: the old QR code and key no longer "
+                                                 f"work.{gone}", "Host")
+
+    _write(table, change)  # their screens, drawing this change, find their tokens gone and stop following the table
+    return table
 
 
 def end_table(table: Table, visitor: Visitor | None) -> Table:
@@ -553,7 +618,7 @@ def end_table(table: Table, visitor: Visitor | None) -> Table:
     def change(fresh: Table):
         check_open(fresh)
         fresh.status, fresh.finished_at = "finished", utcnow()
-        plays.follow(fresh)  # a game ended before its outcome leaves a play marked ended early
+        _plays().follow(fresh)  # a game ended before its outcome leaves a play marked ended early
         return fresh, Entry("table.end", "The host ended the game. The dice seed is revealed: anyone at the table "
                                          "can now check every roll.", "Host")
 
@@ -664,7 +729,7 @@ def apply_action(table: Table, visitor: Visitor | None, action: object, *, versi
         lines = [event.text for event in events] + ([ended.text] if ended is not None else [])
         fresh.state, fresh.dice_counter = after, dice.counter
         if ended is not None:
-            plays.record(fresh, ended, moving=True)  # the play commits with the move that ends the game
+            _plays().record(fresh, ended, moving=True)  # the play commits with the move that ends the game
         entry = Entry(action["type"], f"{who}: {' '.join(lines)}" if lines else who, who, acting,
                       payload=action, result={"events": [event.as_dict() for event in events],
                                               "outcome": ended.as_dict() if ended is not None else None},
@@ -744,17 +809,6 @@ def _check_own_slip(target: Action, player: Seat) -> None:
                         "take it back.")
 
 
-def own_slip(table: Table, visitor: Visitor | None, newest: Action | None | object = UNREAD) -> Action | None:
-    """The move this phone may undo now (its own newest move, nothing later in effect, nothing revealed), if any;
-    `newest` is the undo target when the caller has read it already (one read for every screen of a drawing)."""
-    if visitor is None or visitor.player is None or table.status == "finished":
-        return None
-    target = undo_target(table) if newest is UNREAD else newest
-    if target is None or target.seat_id != visitor.player.id or not target.undoable:
-        return None
-    return target
-
-
 def undo(table: Table, visitor: Visitor | None, *, version: int | None = None,
          key: str | None = None) -> Action:
     """Take back the newest move: the host any move; a player their own slip, while nothing later is in effect.
@@ -775,7 +829,7 @@ def undo(table: Table, visitor: Visitor | None, *, version: int | None = None,
             _check_own_slip(target, player)
         _refuse_hidden(target)
         fresh.state, target.undone = target.state_before, True
-        plays.follow(fresh)
+        _plays().follow(fresh)
         whose = "" if player is None else "their move "
         entry = Entry("undo", f"{who} undid {whose}#{target.seq}: {target.text}", who, player,
                       payload={"seq": target.seq})
@@ -794,7 +848,7 @@ def redo(table: Table, visitor: Visitor | None, *, version: int | None = None, k
         if target is None:
             raise Conflict("There is nothing to redo: redo brings back undone moves until a new move is made.")
         fresh.state, target.undone = target.state_after, False
-        plays.follow(fresh)
+        _plays().follow(fresh)
         entry = Entry("redo", f"Host redid #{target.seq}: {target.text}", "Host", payload={"seq": target.seq})
         return entry, entry
 
@@ -813,23 +867,149 @@ def jump_back(table: Table, visitor: Visitor | None, seq: object, *, version: in
         check_open(fresh)
         if seq > fresh.version:
             raise NotFound(f"The log has no entry #{seq}; the newest is #{fresh.version}.")
-        later = list(db.session.scalars(_moves_of(fresh).where(Action.seq > seq, Action.undone.is_(False))
-                                        .order_by(Action.seq)))
-        if not later:
-            raise Conflict(f"The table is already as it was after #{seq}; there is nothing to undo.")
-        for move in later:
-            _refuse_hidden(move)
-        fresh.state = later[0].state_before
-        for move in later:
-            move.undone = True
-        plays.follow(fresh)
-        count = "1 move" if len(later) == 1 else f"{len(later)} moves"
-        entry = Entry("jump", f"Host went back to #{seq}, undoing {count}.", "Host",
-                      payload={"seq": seq, "undone": [move.seq for move in later]})
+        undone = _go_back(fresh, seq)
+        entry = Entry("jump", f"Host went back to #{seq}, undoing {plural(len(undone), 'move')}.", "Host",
+                      payload={"seq": seq, "undone": undone})
         return entry, entry
 
     tap = Tap(key, "jump", {"seq": seq}) if key else None
     return _write(table, change, expected_version=version, tap=tap).written
+
+
+# ---- asking the host to undo: a slip that others have moved past since ---------------------------------------------
+
+ON_SCREEN = 12  # log entries a screen shows: a player undoes, or asks about, their move while it is among them
+ASKED, KEPT, GRANTED = "undo.ask", "undo.keep", "undo.grant"
+
+
+@dataclass(frozen=True)
+class Slip:
+    """A seat's latest move in effect on screen, and what its phone may do about it: `undo` it (nothing later is in
+    effect), `ask` the host (others moved since), or wait: `asked` (the host hasn't answered)."""
+
+    move: Action
+    can: str
+    asked: Action | None = None
+
+
+def slips_on_screen(entries: list[Action]) -> dict[int, Slip]:
+    """Each seat's slip among the log entries a screen shows (newest first), by seat id: no query of its own.
+
+    A move that revealed something can't be undone, nor can the host go back past one; each move is asked about once,
+    and once the host kept it, it stays.
+    """
+    found: dict[int, Slip] = {}
+    later_moves: list[Action] = []
+    asks: dict[int, Action] = {}  # each seat's newest ask on screen, until its move is found below it
+    for entry in entries:
+        seat = entry.seat_id
+        if entry.type == ASKED and seat is not None and seat not in found:
+            asks.setdefault(seat, entry)
+        if not entry.is_move or entry.undone:
+            continue
+        if seat is not None and seat not in found:
+            ask = asks.get(seat)
+            can = ""
+            if entry.undoable and all(move.undoable for move in later_moves):
+                can = ("undo" if not later_moves else "ask" if ask is None
+                       else "" if answered_after(entries, ask) else "asked")
+            found[seat] = Slip(entry, can, ask)
+        later_moves.append(entry)
+    return {seat: slip for seat, slip in found.items() if slip.can}
+
+
+def answered_after(entries: list[Action], ask: Action) -> bool:
+    """Whether the host kept the move or went back for it after this ask."""
+    return any(entry.seq > ask.seq and entry.type in (KEPT, GRANTED) and entry.seat_id == ask.seat_id
+               for entry in entries)
+
+
+def ask_undo(table: Table, visitor: Visitor | None, *, version: int | None = None, key: str | None = None) -> Action:
+    """A player asks the host to undo their latest move, which others have moved past: logged, once per move, and
+    only for a move still on screen that the host can go back to."""
+    check_open(table)
+    player = visitor.player if visitor is not None else None
+    if player is None:
+        raise Forbidden("Only a seated player can ask the host to undo their own move.")
+    who = actor_label(player)
+
+    def change(fresh: Table):
+        check_open(fresh)
+        slip = slips_on_screen(log_page(fresh, limit=ON_SCREEN)).get(player.id)
+        if slip is None:
+            raise Conflict("You have no move on screen that the host can take back.")
+        if slip.can == "undo":
+            raise Conflict(f"#{slip.move.seq} is still the latest move: take it back yourself with Undo my last move.")
+        if slip.can == "asked":
+            raise Conflict(f"You asked the host to undo #{slip.move.seq} already; they will answer on the host screen.")
+        entry = Entry(ASKED, f"{who} asks the host to undo #{slip.move.seq}: {slip.move.text}", who, player,
+                      payload={"seq": slip.move.seq})
+        return entry, entry
+
+    return _write(table, change, expected_version=version, tap=Tap(key, ASKED) if key else None).written
+
+
+def answer_undo(table: Table, visitor: Visitor | None, asked: object, grant: bool, *, version: int | None = None,
+                key: str | None = None) -> Action:
+    """The host answers a player's ask in one tap: go back to just before their move (every later move undone, the
+    log keeping the ask and the answer), or keep it."""
+    check_host(visitor)
+    seq = whole_or_none(asked, minimum=1)
+    if seq is None:
+        raise BadRequest("Say which request to answer, by its log number.")
+
+    def change(fresh: Table):
+        check_open(fresh)
+        ask = db.session.scalar(select(Action).where(Action.table_id == fresh.id, Action.seq == seq))
+        if ask is None or ask.type != ASKED:
+            raise Conflict(f"Log entry #{seq} is no player's request to undo; the host screen shows each one.")
+        target = db.session.scalar(_moves_of(fresh).where(Action.seat_id == ask.seat_id, Action.seq < ask.seq)
+                                   .order_by(Action.seq.desc()).limit(1))
+        answers = select(Action.seq).where(Action.table_id == fresh.id, Action.seq > ask.seq,
+                                           Action.seat_id == ask.seat_id, Action.type.in_((KEPT, GRANTED)))
+        if target is None or target.undone or db.session.scalar(answers.limit(1)) is not None:
+            raise Conflict(f"{ask.actor}'s request #{seq} is answered already.")
+        who, seat = ask.actor, next((seat for seat in fresh.seats if seat.id == ask.seat_id), None)
+        if not grant:
+            entry = Entry(KEPT, f"Host kept #{target.seq}, as it was, though {who} asked to undo it.", "Host",
+                          seat, payload={"seq": target.seq, "asked": seq})
+            return entry, entry
+        undone = _go_back(fresh, target.seq - 1)
+        entry = Entry(GRANTED, f"Host went back to before #{target.seq}, as {who} asked, undoing "
+                               f"{plural(len(undone), 'move')}.", "Host", seat,
+                      payload={"seq": target.seq - 1, "asked": seq, "undone": undone})
+        return entry, entry
+
+    return _write(table, change, expected_version=version, tap=Tap(key, "undo.answer", {"asked": seq}) if key else None
+                  ).written
+
+
+def history_step(table: Table, visitor: Visitor | None, step: str, seq: object = None, *,
+                 version: int | None = None, key: str | None = None) -> Action:
+    """Undo, redo, back to entry `seq`, a player's ask to undo and the host's answer, by the name the page and the
+    API both use."""
+    if step == "jump":
+        return jump_back(table, visitor, seq, version=version, key=key)
+    if step == "undo-ask":
+        return ask_undo(table, visitor, version=version, key=key)
+    if step in ("undo-grant", "undo-keep"):
+        return answer_undo(table, visitor, seq, step == "undo-grant", version=version, key=key)
+    return (undo if step == "undo" else redo)(table, visitor, version=version, key=key)
+
+
+def _go_back(fresh: Table, seq: int) -> list[int]:
+    """Return the table to just after log entry `seq`, marking every later move undone; the moves it undid."""
+    later = list(db.session.scalars(_moves_of(fresh).where(Action.seq > seq, Action.undone.is_(False))
+                                    .order_by(Action.seq)))
+    if not later:
+        raise Conflict(f"The table is already as it was after #{seq}; there is nothing to undo.")
+    for move in later:
+        _refuse_hidden(move)
+    fresh.state = later[0].state_before
+    for move in later:
+        move.undone = True
+    _plays().follow(fresh)
+    return [move.seq for move in later]
 
 
 def show_join_qr(table: Table, visitor: Visitor | None, show: bool) -> Action:
@@ -889,27 +1069,34 @@ def presence_key(table: Table) -> str:
     return ".".join(str(seat.number) for seat in table.player_seats if is_connected(seat)) or "-"
 
 
-def _presence_write(code: str, seat_id: int, seen: datetime | None, hub) -> None:
+def _presence_write(code: str, seat_id: int, seen: datetime | None) -> None:
     seat = db.session.get(Seat, seat_id)
     if seat is None:
         return
     flipped = is_connected(seat) != (seen is not None)
     seat.last_seen_at = seen
     if flipped:
-        hub.before_commit(db.session, code, presence=True)
+        _changes().before_commit(db.session, code, presence=True)
     db.session.commit()
     if flipped:
-        hub.after_commit(code, presence=True)
+        _changes().after_commit(code, presence=True)
 
 
-def seat_connected(code: str, seat_id: int, hub) -> None:
+def seat_connected(code: str, seat_id: int) -> None:
     """A seat's phone opened its live stream: the host screen shows it as connected."""
-    hub.seat_streams[seat_id] += 1
     try:
-        _presence_write(code, seat_id, utcnow(), hub)
+        _presence_write(code, seat_id, utcnow())
     except (OperationalError, IntegrityError) as error:  # presence is a courtesy; never fail the stream for it
         db.session.rollback()
         log.warning("could not record seat %s as connected: %s", seat_id, error)
+
+
+def still_seated(seat_id: int, token_hash: str | None) -> bool:
+    """Does this seat still belong to the token a stream opened with? (A script's stream learns so of a freed seat.)"""
+    try:
+        return db.session.scalar(select(Seat.token_hash).where(Seat.id == seat_id)) == token_hash
+    finally:
+        db.session.remove()
 
 
 def seats_heartbeat(seat_ids: list[int]) -> None:
@@ -925,14 +1112,10 @@ def seats_heartbeat(seat_ids: list[int]) -> None:
         db.session.remove()
 
 
-def seat_disconnected(code: str, seat_id: int, hub) -> None:
+def seat_disconnected(code: str, seat_id: int) -> None:
     """The last stream of a seat in this process closed: show the seat as away."""
-    hub.seat_streams[seat_id] -= 1
-    if hub.seat_streams[seat_id] > 0:
-        return
-    del hub.seat_streams[seat_id]
     try:
-        _presence_write(code, seat_id, None, hub)
+        _presence_write(code, seat_id, None)
     except (OperationalError, IntegrityError) as error:
         db.session.rollback()
         log.warning("could not record seat %s as gone: %s", seat_id, error)

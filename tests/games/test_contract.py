@@ -1,8 +1,9 @@
 """One contract test over every registered game (open_spiel's style): no per-game code, so a new game is checked too.
 
 Random play-outs for every setup worth playing; at each step every offered move is accepted as offered, a refused
-move leaves the state byte-identical, the state survives a JSON round trip, the outcome is stable, and the views of
-the host, every seat and a spectator carry the shared keys and match the game's JSON Schema.
+move leaves the state byte-identical, the state survives a JSON round trip, the outcome is stable, the game's own
+invariants hold (a state the box can reach), and the views of the host, every seat and a spectator carry the shared
+keys and match the game's JSON Schema.
 """
 
 from __future__ import annotations
@@ -55,15 +56,21 @@ def check_views(spec, state: dict, check) -> None:
         assert all(seat in state["seats"] for seat in shown["turn"]["seats"])
 
 
+def check_invariants(spec, state: dict, step: int) -> None:
+    """The game's own invariants (contract.py: `invariants`) hold: nothing the box can't show."""
+    broken = spec.rules.invariants(state)
+    assert broken == [], f"step {step}: {'; '.join(broken)}"
+
+
 def offers(spec, state: dict) -> list[tuple[int | None, dict]]:
     """Every (acting seat, complete move) the table offers now: the host's own and every seat's."""
     return [(actor, offer) for actor in (None, *state["seats"]) for offer in spec.rules.legal_actions(state, actor)]
 
 
-def varied(spec, state: dict, offer: dict, chance: random.Random) -> dict:
-    """The offered move with each value the player picks set to another value its declared field allows."""
-    move = dict(offer)
-    for field in spec.rules.MOVES.form(state, offer):
+def varied_values(fields: list[dict], move: dict, chance: random.Random) -> dict:
+    """`move` with each value the player picks set to another value its declared field allows (a row's too)."""
+    move = dict(move)
+    for field in fields:
         if not field["picked"]:
             continue
         if field["kind"] == "int":
@@ -74,7 +81,14 @@ def varied(spec, state: dict, offer: dict, chance: random.Random) -> dict:
             move[field["name"]] = chance.choice(field["choices"])
         elif field["kind"] == "flag":
             move[field["name"]] = chance.random() < 0.5
+        elif field["kind"] == "rows":  # as many rows as the player fills in: a few, each with its own values
+            move[field["name"]] = [varied_values(field["fields"], {}, chance) for _ in range(chance.randint(0, 4))]
     return move
+
+
+def varied(spec, state: dict, offer: dict, chance: random.Random) -> dict:
+    """The offered move with each value the player picks set to another value its declared field allows."""
+    return varied_values(spec.rules.MOVES.form(state, offer), offer, chance)
 
 
 def play_out(spec, raw: dict, seed: int) -> tuple[dict, int]:
@@ -86,6 +100,7 @@ def play_out(spec, raw: dict, seed: int) -> tuple[dict, int]:
     counter = 0
     steps = STEPS if getattr(rules, "ENDS_BY_ITSELF", True) else ENDLESS_STEPS
     for step in range(steps):
+        check_invariants(spec, state, step)
         over = rules.outcome(state)
         assert over == rules.outcome(json.loads(json.dumps(state))), "the outcome changed over a JSON round trip"
         if step % 25 == 0 or over is not None:
@@ -116,6 +131,7 @@ def play_out(spec, raw: dict, seed: int) -> tuple[dict, int]:
         assert all(event.text for event in events)
         assert json.loads(json.dumps(after)) == after, "the state must survive the database's JSON round trip"
         state, counter = after, dice.counter
+    check_invariants(spec, state, steps)
     check_views(spec, state, check)
     return state, steps
 
@@ -142,6 +158,13 @@ def test_does_every_move_type_declare_its_fields_and_a_handler(spec):
         assert declared.doing and declared.label and callable(declared.handler)
         for field in declared.fields:
             assert field.label and field.kind, (declared.type, field.name)
+
+
+@pytest.mark.parametrize("spec", GAMES)
+def test_does_every_game_state_what_its_box_guarantees(spec):
+    """Each game declares its own invariants, and its opening state keeps them."""
+    assert callable(getattr(spec.rules, "invariants", None)), f"{spec.slug} declares no invariants(state)"
+    assert spec.rules.invariants(opening(spec)) == []
 
 
 @pytest.mark.parametrize("spec", GAMES)

@@ -4,7 +4,7 @@ what a template may show."""
 import pytest
 
 from app.games.contract import IllegalAction
-from app.games.moves import Choice, Count, Flag, Moves, Numbers, Offers, SeatField, Text, Whose
+from app.games.moves import Choice, Count, Flag, Moves, Numbers, Offers, Rows, SeatField, Text, Whose
 
 TOY = Moves("toy", example='{"type": "pass"}', offer="isn't a toy move.", seat_name=lambda state, seat: f"Imp {seat}")
 
@@ -19,6 +19,13 @@ def _lose(state, move, rng):
           Choice("with", "what you poke with", ("stick", "feather")), Flag("hard", "poke hard"),
           Text("why", "why", length=5, optional=True), Numbers("dice", "the dice", optional=True, length=2))
 def _poke(state, move, rng):
+    return state, []
+
+
+@TOY.move("line-up", "Lining up", Rows("imps", "the imps in line", Count("height", "height", low=1, high=9),
+                                        Flag("hat", "wears a hat"), item="imp", length=3, optional=True),
+          Numbers("gaps", "the gaps", optional=True, length=3))
+def _line_up(state, move, rng):
     return state, []
 
 
@@ -54,6 +61,13 @@ def refusal(action) -> str:
     ({"type": "poke", "seat": 1, "target": 2, "with": "stick", "why": "a\nb"}, "Why must be one line of text."),
     ({"type": "poke", "seat": 1, "target": 2, "with": "stick", "dice": [1, 2, 3]}, "Type the dice as whole numbers"),
     ({"type": "poke", "seat": 1, "target": 2, "with": "stick", "dice": [True]}, "Type the dice as whole numbers"),
+    ({"type": "line-up", "seat": 1, "imps": [{"hat": True}]}, "Say imp 1's height."),
+    ({"type": "line-up", "seat": 1, "imps": [{"height": 2}, {"height": 0}]}, "Imp 2's height can't be less than 1"),
+    ({"type": "line-up", "seat": 1, "imps": [{"height": 2, "hat": "no"}]}, "Imp 1's wears a hat is a yes-or-no"),
+    ({"type": "line-up", "seat": 1, "imps": [{"height": 2, "cape": 1}]}, "Imp 1 doesn't take 'cape'."),
+    ({"type": "line-up", "seat": 1, "imps": [{"height": 2}] * 4}, "The imps in line can have at most 3 rows, not 4."),
+    ({"type": "line-up", "seat": 1, "imps": {"height": 2}}, "Give the imps in line as a list of rows, like "
+                                                             '[{"height": ..., "hat": ...}].'),
     ({"type": "reset", "seat": 2}, "Resetting is for the host screen."),
     ({"type": "reset", "seat": None, "x": 1}, "Resetting doesn't take 'x'."),
 ])
@@ -81,30 +95,25 @@ def test_does_a_form_become_a_move_by_each_fields_declared_kind(raw, expected):
     assert TOY.from_form(raw) == expected
 
 
+def test_do_numbered_boxes_become_rows_and_lists_in_their_numbers_order():
+    """A repeated group of fields (any number of rows) and a list sent as one box per number, as a browser posts
+    them: blank rows and boxes are left out, and each row checks like a move's fields."""
+    raw = {"type": "line-up", "imps-2-height": "5", "imps-2-hat": "on", "imps-1-height": "3", "imps-3-height": "",
+           "imps-10-height": "7", "gaps-2": "4", "gaps-1": "1", "gaps-3": ""}
+    move = TOY.from_form(raw)
+    assert move == {"type": "line-up", "imps": [{"height": 3}, {"height": 5, "hat": True}, {"height": 7}],
+                    "gaps": [1, 4]}
+    _, checked = TOY.check(STATE, {**move, "seat": 1})
+    assert checked["imps"] == [{"height": 3, "hat": False}, {"height": 5, "hat": True}, {"height": 7, "hat": False}]
+    assert TOY.from_form({"type": "line-up", "imps-1-height": "x"})["imps"] == [{"height": "x"}]  # refused later
+    assert TOY.check(STATE, {"type": "line-up", "seat": 1})[1]["imps"] is None
+    imps = next(field for field in TOY.form(STATE, {"type": "line-up", "imps": []}) if field["name"] == "imps")
+    assert (imps["kind"], imps["length"], [part["name"] for part in imps["fields"]]) == ("rows", 3, ["height", "hat"])
+
+
 def test_do_offers_tell_a_template_which_variants_pass_and_what_the_limits_are():
     offers = Offers(TOY, STATE, [{"type": "lose", "whose": 1, "amount": 1}], seat=1)
     offer = offers.find("lose", whose=1)
     assert offers.allows(offer, amount=3) and not offers.allows(offer, amount=4) and not offers.allows(None)
     amount = next(field for field in offers.fields(offer) if field["name"] == "amount")
     assert (amount["min"], amount["max"], amount["picked"]) == (1, 3, True)
-
-
-def test_does_a_fingerprint_name_exactly_the_offers_of_its_types_with_its_fields():
-    offered = [{"type": "lose", "whose": 1, "amount": 1}, {"type": "lose", "whose": 2, "amount": 1},
-               {"type": "poke", "target": 2, "with": "stick"}, {"type": "poke", "target": 1, "with": "feather"},
-               {"type": "reset"}, {"type": "poke", "target": 2, "with": "feather", "dice": [1, 2]}]
-    offers = Offers(TOY, STATE, offered, seat=None)
-
-    def by_hand(*types, **fields):
-        return True, tuple(tuple(sorted(offer.items())) for type in types for offer in offered
-                           if offer["type"] == type and all(offer.get(k) == v for k, v in fields.items()))
-    for types, fields in [(("lose",), {"whose": 2}), (("poke", "lose"), {}), (("poke",), {"target": 2}),
-                          (("poke",), {"target": 2, "with": "feather"}), (("lose", "reset"), {"whose": None}),
-                          (("poke",), {"dice": [1, 2]}), (("lose",), {"whose": 3}), (("nothing",), {})]:
-        assert offers.fingerprint(*types, **fields) == by_hand(*types, **fields), (types, fields)
-        assert offers.fingerprint(*types, **fields) == by_hand(*types, **fields)  # asked again, from the index
-        first = next((offer for offer in offered if offer["type"] == types[0]
-                      and all(offer.get(k) == v for k, v in fields.items())), None)
-        assert offers.find(types[0], **fields) is first, (types, fields)
-    assert offers.fingerprint("lose", whose=1) != offers.fingerprint("lose", whose=2)
-    assert Offers(TOY, STATE, [], seat=1).fingerprint("lose") == (False, ())

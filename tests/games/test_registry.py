@@ -1,5 +1,7 @@
 """The registry, without Flask: each game's player counts, seats and setup options as its rulebook prints them."""
 
+from pathlib import Path
+
 import pytest
 
 from app.games import REGISTRY, OptionError, UnknownGame, get_game
@@ -192,3 +194,18 @@ def test_does_the_registry_hold_every_game_package_and_nothing_else():
     packages = {path.parent.name for path in folder.glob("*/__init__.py")}
     assert {spec.package for spec in REGISTRY.values()} == packages
     assert [spec.shelf for spec in REGISTRY.values()] == sorted(spec.shelf for spec in REGISTRY.values())
+
+
+def test_a_game_is_one_folder_its_templates_and_stylesheet_live_in_its_package():
+    """A seventh game is one folder under app/games/ (plus its docs page and tests): nothing of a game's look lives in
+    the shared templates/ or static/ trees."""
+    root = Path(__file__).resolve().parents[2]
+    packages = {spec.package for spec in REGISTRY.values()}
+    for spec in REGISTRY.values():
+        own = root / "app" / "games" / spec.package
+        assert (own / "templates" / spec.package / "_panel.html").is_file(), spec.slug
+    shared = [path for folder in ("templates", "static") for path in (root / folder).rglob("*")
+              if not path.is_relative_to(root / "static" / "vendor")]
+    assert not [path for path in shared if any(part in packages or part.startswith(tuple(packages))
+                                                 for part in path.relative_to(root).parts)]
+    assert not (root / "templates" / "games").exists() and not (root / "static" / "css" / "games").exists()

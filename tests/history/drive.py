@@ -82,7 +82,7 @@ GAMES = {
     "flipside": ({"players": 2}, ["Ann", "Bo"], flipside),
     "crystal-lake": ({"players": 2, "mode": "basic"}, ["Ann", "Bo"], crystal_lake),
     "night-of-frights": ({"characters": ["Bonnie", "Chica"], "event_deck": 7}, ["Ann", "Bo"], night_of_frights),
-    "directors-cut": ({"night": "second", "guards": 1, "bonnie_player": True, "chica_player": True},
+    "directors-cut": ({"night": "second", "guards": 1, "bonnie_player": True, "chica_player": True, "rolling": "tap"},
                       ["Ann", "Bo", "Cy"], directors_cut),
 }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 SIX_AM, LAKE, CUT = "survive-6am", "crystal-lake", "directors-cut"
@@ -64,3 +65,11 @@ PLAYS = [
 def export_file(plays: list[dict] | None = None, merges: list[dict] | None = None, **extra) -> bytes:
     return json.dumps({"format": "nightshift-history", "version": 1, "exported_at": "2026-12-01T00:00:00+00:00",
                        "plays": PLAYS if plays is None else plays, "merges": merges or [], **extra}).encode()
+
+
+def upload(client, body: bytes, name: str = "history.json"):
+    """The host machine's import of a file through the history page, as its form sends it."""
+    from tests.conftest import csrf_token
+
+    form = {"csrf_token": csrf_token(client, "/history"), "file": (io.BytesIO(body), name)}
+    return client.post("/history/import", data=form, content_type="multipart/form-data")

@@ -165,7 +165,8 @@ def test_a_game_without_figures_still_gets_its_play_and_winners(app, client, mon
     [play] = plays_of(app, table["code"])
     assert [seat.number for seat in play.winners] == [1]
     assert all(seat.score is None and seat.details == [] for seat in play.seats)
-    assert play.figures == {"score": None, "side": None, "scenario": None, "facts": []}
+    assert play.figures == {"score": None, "side": None, "scenario": None, "facts": [], "score_decides": None,
+                            "cooperative": False, "teams": {}}
 
 
 def test_a_figures_function_that_fails_costs_the_table_nothing(app, client, monkeypatch):

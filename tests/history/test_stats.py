@@ -21,12 +21,13 @@ def test_per_player_and_game_stats_equal_a_hand_count():
     rows = stats.by_player(PLAYS, People({}))
     assert row(rows, "Ann", SIX_AM) == {
         "name": "Ann", "game": SIX_AM, "game_name": PLAYS[0]["game_name"], "plays": 2, "wins": 1, "win_rate": 0.5,
-        "score_name": "power left", "average_score": 55.0, "best_score": 70,
-        "records": {"Power at 6:00 AM": 40},  # only the night Ann survived to 6:00 AM counts
+        "score_name": "power left", "average_score": 40.0, "best_score": 40,
+        # only the night Ann survived to 6:00 AM counts: caught on Nov 3, her 70 power left decided nothing
+        "records": {"Power at 6:00 AM": 40},
         "last_played": "2026-11-03T20:30:00+00:00"}  # the play ended early (Nov 4) counts for nothing
     bo = row(rows, "Bo", SIX_AM)
     assert (bo["plays"], bo["wins"], bo["average_score"], bo["best_score"], bo["records"]) == (
-        2, 1, 17.5, 25, {"Power at 6:00 AM": 25})
+        2, 1, 25.0, 25, {"Power at 6:00 AM": 25})
     # "Ann" and "ann" are one person, shown as the spelling of their newest play (Director's Cut, Nov 7)
     lake = {entry.person: entry.as_dict() for entry in rows if entry.game == LAKE}
     assert sorted(lake) == ["Ann", "Bo", "Cy"]
@@ -46,6 +47,9 @@ def test_per_game_stats_equal_a_hand_count():
     assert (games[SIX_AM]["plays"], games[SIX_AM]["ended_early"], games[SIX_AM]["average_duration_seconds"]) == (
         2, 1, 40 * 60)
     assert games[SIX_AM]["sides"] == [{"side": "Orange", "wins": 1}, {"side": "Purple", "wins": 1}]
+    # Issue 46: the loser's power left on Nov 3 (70, Office entered) is no "best power left"
+    assert games[SIX_AM]["best_score"]["value"] == 40 and games[SIX_AM]["best_score"]["who"] == "Ann"
+    assert games[SIX_AM]["scores_left_out"] == 1 and games[LAKE]["scores_left_out"] == 0
     assert games[LAKE]["sides"] == []  # a game without sides shows wins by player instead
     assert games[LAKE]["wins_by_player"] == [{"name": "Bo", "wins": 1}, {"name": "Ann", "wins": 1}]
     assert games[LAKE]["best_score"] == {"value": 41, "who": "Ann", "play": "a0000000000000b2",

@@ -5,7 +5,7 @@ import re
 import pytest
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from app.live import routes, screens
+from app.live import routes
 from tests.conftest import act_via_api, bearer, create_via_api, join_via_api, page_text
 
 
@@ -56,8 +56,9 @@ def seated_table(client, players=2):
 def test_each_stream_gets_its_own_seats_picture_and_every_screen_kind_is_drawn_once(app, client, monkeypatch):
     table = seated_table(client)
     drawn = []
-    real_draw = screens.draw
-    monkeypatch.setattr(screens, "draw", lambda *args: drawn.append(sorted(args[3], key=str)) or real_draw(*args))
+    real_draw = app.extensions["nightshift.draw"]
+    monkeypatch.setitem(app.extensions, "nightshift.draw",
+                        lambda code, kinds: drawn.append(sorted(kinds, key=str)) or real_draw(code, kinds))
     url = f"/t/{table['code']}/events?region=1&v=1"
     ann, bo = (Stream(client, url, seat["seat_token"]) for seat in table["seats"])
     host = Stream(client, url, table["host_token"])
@@ -69,11 +70,10 @@ def test_each_stream_gets_its_own_seats_picture_and_every_screen_kind_is_drawn_o
                             {"type": "adjust", "counter": "sanity", "by": -1}).get_json()
         regions = {name: stream.next_region() for name, stream in (("ann", ann), ("bo", bo), ("host", host))}
         assert {version for version, _ in regions.values()} == {moved["version"]}
-        assert not any("\n" in region for _, region in regions.values())  # one `data:` line each (wire.one_line)
         assert drawn == [[("host", None), ("seat", 1), ("seat", 2)]]  # one snapshot, one render per kind
-        for _, region in regions.values():  # the page's own token rides in a header, or fills the field (live.js)
-            assert 'name="csrf_token" value=""' in region
-            assert not re.search(r'name="csrf_token" value="[^"]', region)
+        for _, region in regions.values():  # the page's own token rides in a header (or fills the empty field), and
+            assert 'name="csrf_token" value=""' in region  # live.js gives every tap a fresh key
+            assert not re.search(r'name="(csrf_token|idempotency_key)" value="[^"]', region)
         assert "Take 1 from Sanity" in regions["ann"][1] and "Take 1 from Sanity" in regions["bo"][1]
         assert regions["ann"][1] != regions["bo"][1]  # a seat's picture is its own
         assert "Undo #" in regions["host"][1] and "Undo #" not in regions["ann"][1]
@@ -85,8 +85,9 @@ def test_each_stream_gets_its_own_seats_picture_and_every_screen_kind_is_drawn_o
 def test_the_tv_board_gets_its_own_picture_pushed_and_a_phone_cannot_ask_for_it(app, client, monkeypatch):
     table = seated_table(client)
     drawn = []
-    real_draw = screens.draw
-    monkeypatch.setattr(screens, "draw", lambda *args: drawn.append(sorted(args[3], key=str)) or real_draw(*args))
+    real_draw = app.extensions["nightshift.draw"]
+    monkeypatch.setitem(app.extensions, "nightshift.draw",
+                        lambda code, kinds: drawn.append(sorted(kinds, key=str)) or real_draw(code, kinds))
     board = Stream(client, f"/t/{table['code']}/events?region=1&board=1&v=1", table["host_token"])
     phone = Stream(client, f"/t/{table['code']}/events?region=1&board=1&v=1", table["seats"][0]["seat_token"])
     try:
@@ -127,15 +128,15 @@ def test_a_pool_timeout_while_drawing_does_not_end_the_stream(app, client, monke
     ann = Stream(client, f"/t/{table['code']}/events?region=1&v=1", table["seats"][0]["seat_token"])
     try:
         ann.next_region()
-        real_draw, faults = screens.draw, []
+        real_draw, faults = app.extensions["nightshift.draw"], []
 
-        def dry_pool(*args):
+        def dry_pool(code, kinds):
             if not faults:
                 faults.append(True)
                 raise PoolTimeout("QueuePool limit of size 5 overflow 10 reached, connection timed out")
-            return real_draw(*args)
+            return real_draw(code, kinds)
 
-        monkeypatch.setattr(screens, "draw", dry_pool)
+        monkeypatch.setitem(app.extensions, "nightshift.draw", dry_pool)
         monkeypatch.setattr(routes, "REDRAW_AFTER_FAILURE", 0.05)
         moved = act_via_api(client, table, table["seats"][1]["seat_token"], {"type": "next-round"}).get_json()
         version, region = ann.next_region()

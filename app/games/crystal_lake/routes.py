@@ -9,13 +9,13 @@ from flask import Blueprint, jsonify, make_response, redirect, render_template, 
 from ...errors import BadRequest, Invalid, NotFound
 from ...inputs import idempotency_key
 from ...reading import NotAWholeNumber, quoted, whole_number, whole_or_none
-from ...tables import auth, service
-from ...tables.play import render_live
+from ...tables import public as tables
 from .. import REGISTRY
+from ..pages import game_blueprint
 from . import rules
 from .scoring import FIVE_TYPES_BONUS, SIX_TYPES_BONUS, SUPPLIES, VALUES, ScoringError, name, score
 
-bp = Blueprint("crystal_lake", __name__, url_prefix="/crystal-lake")
+bp = game_blueprint("crystal_lake")
 api_bp = Blueprint("crystal_lake_api", __name__, url_prefix="/api/crystal-lake")
 
 SLUG = "crystal-lake"
@@ -67,7 +67,7 @@ def calculator():
         except (ScoringError, BadRequest) as problem:
             error = str(problem)
     status = 422 if error else 200
-    return render_template("games/crystal_lake/calculator.html", spec=REGISTRY[SLUG], values=values,
+    return render_template("crystal_lake/calculator.html", spec=REGISTRY[SLUG], values=values,
                            result=result, error=error, bonus=bonus, names=[(s, name(s, 2)) for s in SUPPLIES],
                            back=_table_code(request.args.get("t", "")), five=FIVE_TYPES_BONUS, six=SIX_TYPES_BONUS,
                            board_values=[(s, name(s, 2), name(s), VALUES[s]) for s in SUPPLIES]), status
@@ -101,18 +101,18 @@ def calculator_api():
 @bp.post("/t/<code>/bag")
 def count_bag(code: str):
     """Record the box's token count at this table (the one write path) and remember it in a long-lived cookie."""
-    table = service.find_table(code)
+    table = tables.find_table(code)
     if table.game != SLUG:  # another game's table: its rules must never see a Camp Bag count
         raise NotFound(f"Table {table.code} isn't a Camp Crystal Lake table, so it has no Camp Bag to count.")
-    visitor, _ = auth.request_visitor(table)
-    service.check_host(visitor)
+    visitor, _ = tables.request_visitor(table)
+    tables.check_host(visitor)
     action: dict[str, Any] = {"type": "bag"}
     for token in rules.TOKENS:
         label = "Jason tokens" if token == "jason" else name(token, 2)
         action[token] = _whole(request.form.get(token, ""), label)
-    service.apply_action(table, visitor, action, key=idempotency_key())
+    tables.apply_action(table, visitor, action, key=idempotency_key())
     if request.htmx:
-        response = make_response(render_live(table, visitor, None))
+        response = make_response(tables.render_live(table, visitor, None))
     else:
         response = redirect(url_for("tables.host_screen", code=table.code), code=303)
     response.set_cookie(BAG_COOKIE, ".".join(str(action[token]) for token in rules.TOKENS),

@@ -1,5 +1,8 @@
 """Five Nights at Freddy's Director's Cut: the app is the GM for up to four guards over seven nights."""
 
+import re
+
+from ..cues import Cues, moment
 from ..options import BoolOption, ChoiceOption, IntOption, OptionError
 from ..spec import GameSpec, SeatDef, load_profile
 from .nights import NIGHTS as NIGHT_TABLE
@@ -61,11 +64,33 @@ READINGS = (
                  choices=(("night", "the rest of the night"), ("next", "his next turn only")),
                  help="'If all Guards are blocked by anamatronics Foxy rolls, an even roll inactivates Foxy': the "
                       "rulebook doesn't say for how long."),
+    ChoiceOption("dead_guards", "When the guards survive the night, a dead guard", "lose", source="assumed",
+                 choices=(("lose", "doesn't win: only the guards alive at the end survived"),
+                          ("revivable", "shares the win on a night with a Medical Office revive, where they could "
+                                        "still come back"),
+                          ("share", "shares the win with the guards (only Golden Freddy's eliminated don't)")),
+                 help="'If the guards survive 10 full turns they win.' is all the rulebook says. A guard who died "
+                      "did not survive the 10 full turns, so we read the win as belonging to the guards alive at the "
+                      "end; a guard Golden Freddy eliminated 'cannot be revived' and never shares it."),
 )
+
+# What the table hears, strongest first, in rules.py's log words: a guard's death, Golden Freddy, Foxy, an attack.
+CUES = Cues(moments=(
+    moment("loss", r"(?P<seat>Guard \d+) dies\b"),
+    moment("loss", r"(?P<seat>Guard \d+) rolled [^:]*: eliminated by Golden Freddy"),
+    moment("golden-freddy", r"Golden Freddy rolled [^:]*: he attacks (?:(?P<seat>Guard \d+)|the guard)"),
+    moment("golden-freddy", r"(?P<seat>Guard \d+) is furthest: Golden Freddy attacks"),
+    moment("foxy", r"Foxy charges (?P<seat>Guard \d+) and attacks"),
+    moment("foxy", r"Foxy rolled [^:]*: he charges"),
+    moment("attack", r"(?P<seat>Guard \d+) is in Bonnie's line of sight: Bonnie attacks"),
+    moment("attack", r"meets (?P<seat>Guard \d+) and attacks"),
+    moment("attack", r"(?P<seat>Guard \d+) entered Freddy's room: Freddy wakes, moves to them and attacks"),
+), spoken=re.compile(r"\b(?:Bonnie|Chica|Freddy|Foxy)\b"))  # the GM's pieces, not a guard's own move
 
 SPEC = GameSpec(
     slug="directors-cut",
     shelf=30,
+    cues=CUES,
     name="Five Nights at Freddy's Director's Cut",
     blurb="The app is the GM: animatronic dice, line-of-sight questions and seven nights.",
     rulebook="directors-cut.txt",
@@ -73,7 +98,6 @@ SPEC = GameSpec(
     max_players=7,
     players_note="Nights 1-3: 1-6 players; Nights 4-7: 1-7 players (up to 4 guards, plus Bonnie, Chica, Freddy).",
     profile=PROFILE,
-    phones_alike=("me",),  # nothing is hidden; who a seat is, its answers and revives: its `each_phone` blocks
     seat_plan=seat_plan,
     check=check,
     options=(
@@ -84,6 +108,12 @@ SPEC = GameSpec(
         BoolOption("chica_player", "A player runs Chica", False, help="Otherwise the app rolls for her."),
         BoolOption("freddy_player", "A player runs Freddy", False,
                    help="Only from The Fourth Night on: Freddy doesn't move on Nights 1-3."),
+        # Not a reading: how this table rolls. The app's dice come from the table's committed seed either way.
+        ChoiceOption("rolling", "Dice", "app", source="choice",
+                     choices=(("app", "the app rolls each die as soon as it is due: one tap per question"),
+                              ("tap", "each roll waits for a tap: the app's roll, or what a real die showed")),
+                     help="With the app rolling, a roll that needs nobody's eyes (a guard's move, the GM's rolls) "
+                          "comes with the tap before it; an attacked guard still rolls their own die."),
         die("guard_die", "Guard die sides", minimum=max(FOXY_KILLS)),
         die("bonnie_die", "Bonnie die sides"),
         die("chica_die", "Chica die sides"),

@@ -1,21 +1,30 @@
 """Five Nights at Freddy's: Flipside: a fan-made card game; each phone is its player's life counter."""
 
+import re
+
+from ..cues import Cues, moment
 from ..options import ChoiceOption, IntOption
 from ..spec import GameSpec, first_player_fits, load_profile, numbered_seats
 
 PROFILE = load_profile("flipside")
 DECK_MIN, DECK_MAX = PROFILE["deck_min"].value, PROFILE["deck_max"].value
 
+# What the table hears, in rules.py's log words: a player out of Health, then an attack declared on a player.
+CUES = Cues(moments=(
+    moment("loss", r"(?P<seat>Player \d+) drops to 0 Health and is out"),
+    moment("attack", r"declared an attack on (?P<seat>Player \d+)"),
+), spoken=re.compile(r": assigned .* blockers?\b"))  # a fight's result
+
 SPEC = GameSpec(
     slug="flipside",
     shelf=40,
+    cues=CUES,
     name="Five Nights at Freddy's: Flipside",
     blurb="Health, Power, Remnant and deck counters, turn phases and a combat helper.",
     rulebook="flipside.txt",
     min_players=2,
     max_players=4,
     profile=PROFILE,
-    phones_alike=("me",),  # nothing is hidden; a seat's own counters, moves and fight are its `each_phone` blocks
     seat_plan=lambda options: numbered_seats("Player", options["players"], ("red", "blue", "yellow", "green")),
     check=lambda options: first_player_fits(options, options["players"]),
     options=(

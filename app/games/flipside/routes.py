@@ -7,9 +7,10 @@ from flask import Blueprint, jsonify, render_template, request
 from ...errors import BadRequest, NightShiftError
 from ...reading import quoted
 from .. import REGISTRY
+from ..pages import game_blueprint
 from . import deck_list, keywords
 
-bp = Blueprint("flipside", __name__, url_prefix="/flipside")
+bp = game_blueprint("flipside")
 api_bp = Blueprint("flipside_api", __name__, url_prefix="/api/flipside")
 
 SPEC = REGISTRY["flipside"]
@@ -50,7 +51,7 @@ def glossary():
     """Every keyword of the rulebook; `?q=` narrows the list on the server, so the phone needs no script."""
     query = request.args.get("q", "")[: keywords.QUERY_LENGTH].strip()
     found = keywords.search(query)
-    return render_template("games/flipside/glossary.html", spec=SPEC, query=query, found=found,
+    return render_template("flipside/glossary.html", spec=SPEC, query=query, found=found,
                            total=len(keywords.KEYWORDS), back=_back())
 
 
@@ -65,7 +66,7 @@ def deck_check():
         white = _white(request.form.get("white", white))
         result = _checked(text, white)
     status = 200 if result is None or result["ok"] else 422
-    return render_template("games/flipside/deck_check.html", spec=SPEC, text=text, result=result, white=white,
+    return render_template("flipside/deck_check.html", spec=SPEC, text=text, result=result, white=white,
                            reading=deck_list.WHITE, limits=deck_list, back=_back()), status
 
 

@@ -1,5 +1,8 @@
 """Five Nights at Freddy's: Night of Frights!: animatronics climb the Scare Tracker and draw for the Guard."""
 
+import re
+
+from ..cues import Cues, moment
 from ..options import ChoiceOption, IntOption, MultiChoiceOption, NumberListOption, OptionError
 from ..spec import GameSpec, SeatDef, load_profile
 
@@ -46,16 +49,21 @@ def check(options):
                           f"count the Event cards left and enter that number.")
 
 
+# What the table hears, in rules.py's log words: a capture attempt (the win is the game's end).
+CUES = Cues(moments=(
+    moment("attack", r"(?:for (?P<seat>\w+), )?tried to capture", mover=True),
+), spoken=re.compile(r"\bdrew\b"))  # the bag
+
 SPEC = GameSpec(
     slug="night-of-frights",
     shelf=20,
+    cues=CUES,
     name="Five Nights at Freddy's: Night of Frights!",
     blurb="Scare Tracker, the Guard bag and the Event deck, with live capture odds.",
     rulebook="night-of-frights.txt",
     min_players=2,
     max_players=4,
     profile=PROFILE,
-    phones_alike=("me",),  # nothing is hidden; a seat's own odds, banner and moves: `each_phone` blocks (_panel.html)
     seat_plan=seat_plan,
     check=check,
     options=(

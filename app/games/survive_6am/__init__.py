@@ -1,5 +1,8 @@
 """Five Nights at Freddy's: Survive 'Til 6AM: one or two guards, a clock deck and a Power Dial each."""
 
+import re
+
+from ..cues import Cues, moment
 from ..options import ChoiceOption, IntOption, NumberListOption, OptionError
 from ..spec import GameSpec, SeatDef, load_profile
 
@@ -45,9 +48,16 @@ def check(options):
                           "rolls a 5 and a 10 on the Power dice.")
 
 
+# What the table hears, in rules.py's log words: the clock reaching 6:00 AM, a guard's Office reached.
+CUES = Cues(moments=(
+    moment("dawn", r"the board's 6:00 AM space shows"),
+    moment("loss", r"an Animatronic reached (?P<seat>\w+)'s Office"),
+), spoken=re.compile(r": advanced time"))  # the clock
+
 SPEC = GameSpec(
     slug="survive-6am",
     shelf=10,
+    cues=CUES,
     name="Five Nights at Freddy's: Survive 'Til 6AM",
     blurb="Clock deck, Power Dials and Power dice for one or two guards.",
     rulebook="survive-til-6am.txt",
@@ -55,7 +65,6 @@ SPEC = GameSpec(
     max_players=2,
     players_note="1 player uses the solo side of the board and the orange cards.",
     profile=PROFILE,
-    phones_alike=("mine", "can_react", "forecast"),  # a phone's own controls are its `each_phone` block (_panel.html)
     seat_plan=seat_plan,
     check=check,
     options=(

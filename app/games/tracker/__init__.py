@@ -1,5 +1,8 @@
 """Any game: named counters, a round counter and a dice tray the host sets up, for boxes Night Shift doesn't know."""
 
+import re
+
+from ..cues import Cues
 from ..options import CounterListOption, DiceListOption, IntOption
 from ..spec import GameSpec, load_profile, numbered_seats
 
@@ -12,16 +15,18 @@ DEFAULT_COUNTERS = [
     {"name": "Doom", "scope": "shared", "min": 0, "max": 20, "start": 0},
 ]
 
+CUES = Cues(spoken=re.compile(r": rolled "))  # the dice tray's rolls, read out on the board
+
 SPEC = GameSpec(
     slug="tracker",
     shelf=90,
+    cues=CUES,
     name="Any game: counters and dice",
     blurb="Counters per player or shared, a round counter and a dice tray, set up by the host for any game.",
     rulebook="",
     min_players=1,
     max_players=8,
     profile=PROFILE,
-    phones_alike=("me",),  # nothing is hidden; a phone's own counters are its `each_phone` block (_panel.html)
     seat_plan=lambda options: numbered_seats("Player", options["players"], COLOURS),
     options=(
         IntOption("players", "Players", 4, minimum=1, maximum=8, source="choice"),
