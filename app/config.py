@@ -21,6 +21,10 @@ ENVIRONMENT = {
     "REDIS_URL": ("REDIS_URL", str),
     "UNLIMITED_ADDRESSES": ("UNLIMITED_ADDRESSES", lambda raw: tuple(raw.replace(",", " ").split())),
     "PROXIES": ("PROXIES", int),
+    "WORKER_CONNECTIONS": ("WORKER_CONNECTIONS", int),
+    "CONNECTION_RESERVE": ("CONNECTION_RESERVE", int),
+    "DB_BUSY_SECONDS": ("DB_BUSY_SECONDS", float),
+    "HTTPS": ("HTTPS", lambda raw: raw.strip().lower() in ("1", "true", "yes", "on")),
 }
 
 
@@ -35,7 +39,16 @@ def defaults(instance_path: Path) -> dict:
         # See the README's settings for sizing PostgreSQL's max_connections.
         "DB_POOL_SIZE": 20,
         "DB_POOL_TIMEOUT": 30,
+        # A write that finds the database locked (another program holds the SQLite file, a PostgreSQL row lock)
+        # retries for this long, letting the worker serve everyone else meanwhile, then answers a "busy" 503.
+        "DB_BUSY_SECONDS": 3.0,
+        # Connections one worker holds at once (gunicorn's worker_connections). Live streams may take all but the
+        # reserve, which stays for pages, moves and /healthz: past that budget a new stream is refused with a 503,
+        # so a crowd of screens never leaves a worker unable to answer (by default 3,600 screens per worker).
+        "WORKER_CONNECTIONS": 4000,
+        "CONNECTION_RESERVE": 400,
         "PUBLIC_URL": "",
+        "HTTPS": False,  # `nightshift --https` serves https with its own certificate: the QR code says https://
         "PORT": None,  # the port phones use; the CLI sets it, else the port this request came in on
         "TABLE_TTL_DAYS": 30,  # a table nobody touched for this long is expired
         "PURGE_GRACE_DAYS": 7,  # then its host can still download the log for this long, before the purge
@@ -48,6 +61,9 @@ def defaults(instance_path: Path) -> dict:
         # renews it once a day instead, so the 60 days still count from the last visit, give or take a day.
         "SESSION_REFRESH_EACH_REQUEST": False,
         "WTF_CSRF_TIME_LIMIT": None,  # a host screen stays open all night; the token is tied to the session
+        # Over https Flask-WTF would also demand a Referer naming this host, which pages never send (no-referrer);
+        # security.refuse_foreign_requests checks the Origin instead, on http and https alike.
+        "WTF_CSRF_SSL_STRICT": False,
         "TEMPLATES_AUTO_RELOAD": False,
         # A live stream sends a heartbeat this often; a page that hears nothing for two says "Reconnecting" and
         # reconnects (a dropped Wi-Fi often leaves the connection open but silent).
@@ -59,7 +75,9 @@ def defaults(instance_path: Path) -> dict:
         "UNLIMITED_ADDRESSES": ("127.0.0.1", "::1"),  # the host machine's own screens
         # Open live streams: a phone with a second tab, a table of 8 with a TV, a console and spectators, one NAT.
         "STREAMS_PER_TOKEN": 3,  # one more closes the token's oldest
-        "STREAMS_PER_TABLE": 48,
+        # Seats and the host have places of their own (their tokens' 3 each); spectators share this many per table,
+        # so watchers who know the join key can never keep a seat's or the host's screen out.
+        "SPECTATOR_STREAMS_PER_TABLE": 16,
         "STREAMS_PER_ADDRESS": 32,
         "REDIS_URL": "",  # shared rate-limit counts for several workers
         "PROXIES": 0,  # reverse proxies in front that set X-Forwarded-For (their count), so limits see phones

@@ -24,13 +24,19 @@ def normalise_url(url: str) -> str:
     return url
 
 
+# SQLite waits for a lock inside its own C code, where no other greenlet runs: a 10 s busy timeout froze every table
+# on the worker while another program held the file. So it waits only this long itself; the write path then retries
+# with pauses that let the worker serve everyone else (health.BusyRetry), for up to DB_BUSY_SECONDS.
+SQLITE_BUSY_MS = 5
+
+
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
-    """WAL lets phones read while the host writes; the busy timeout queues writers instead of failing them."""
+    """WAL lets phones read while the host writes; a short busy timeout leaves the waiting to the write path."""
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
     cursor.close()
 
 
@@ -60,6 +66,12 @@ def pool_options(config) -> dict:
     wait (a 503 after it)."""
     return {"pool_size": max(1, int(config["DB_POOL_SIZE"])), "max_overflow": 0,
             "pool_timeout": config["DB_POOL_TIMEOUT"]}
+
+
+def postgres_options(config) -> dict:
+    """A statement waits for a row lock at most DB_BUSY_SECONDS (PostgreSQL's lock_timeout), so a write stuck behind
+    another holds no request for longer: it retries until then and answers a "busy" 503 (health.BusyRetry)."""
+    return {"connect_args": {"options": f"-c lock_timeout={round(float(config['DB_BUSY_SECONDS']) * 1000)}"}}
 
 
 def check_idle_connections(engine) -> None:
@@ -92,6 +104,8 @@ def init_database(app: Flask) -> None:
         Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     if url.startswith("postgresql") or url.startswith("sqlite:///") and ":memory:" not in url:
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = pool_options(app.config) | app.config["SQLALCHEMY_ENGINE_OPTIONS"]
+    if url.startswith("postgresql"):
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = postgres_options(app.config) | app.config["SQLALCHEMY_ENGINE_OPTIONS"]
     db.init_app(app)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from flask import Flask, Response, jsonify, make_response, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import BadHost, HTTPException
 
@@ -14,11 +13,14 @@ class NightShiftError(Exception):
 
     status = 400
     title = "That didn't work"
+    retry_after: int | None = None  # seconds, sent as Retry-After where the answer is "try again"
 
-    def __init__(self, message: str, **extra):
+    def __init__(self, message: str, *, retry_after: int | None = None, **extra):
         super().__init__(message)
         self.message = message
         self.extra = extra
+        if retry_after is not None:
+            self.retry_after = retry_after
 
 
 class BadRequest(NightShiftError):
@@ -59,6 +61,7 @@ class Invalid(NightShiftError):
 class Unavailable(NightShiftError):
     status = 503
     title = "Night Shift is catching its breath"
+    retry_after = 5
 
 
 # Werkzeug's own errors, reworded for the people at the table.
@@ -94,29 +97,29 @@ def render_error(status: int, title: str, message: str, extra: dict | None = Non
     return render_template("error.html", status=status, title=title, message=message, back=back_to_table()), status
 
 
+def refused(error: NightShiftError) -> Response:
+    """A typed refusal as the player reads it: its sentence (a page, or JSON for the API), and when to try again."""
+    response = make_response(render_error(error.status, error.title, error.message, error.extra))
+    if error.retry_after is not None:
+        response.headers["Retry-After"] = str(error.retry_after)
+    return response
+
+
 def register_error_handlers(app: Flask) -> None:
     """Every refusal becomes a 4xx with a sentence; nothing leaks a stack trace."""
 
-    @app.errorhandler(NightShiftError)
-    def night_shift_error(error: NightShiftError):
-        return render_error(error.status, error.title, error.message, error.extra)
+    app.register_error_handler(NightShiftError, refused)
 
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError):
         return render_error(400, "This page went stale",
                             "This form expired or didn't come from Night Shift. Reload the page and try again.")
 
-    @app.errorhandler(OperationalError)
-    def database_unavailable(error: OperationalError):
-        app.logger.error("database unavailable: %s", error)
-        return render_error(503, Unavailable.title, "Night Shift can't reach its database right now. "
-                                                    "Nothing was changed; try again in a moment.")
-
     @app.errorhandler(PoolTimeout)
     def database_busy(error: PoolTimeout):
         app.logger.error("database pool exhausted: %s", error)
-        return render_error(503, Unavailable.title, "Night Shift's database is busy. Nothing was changed; "
-                                                    "try again in a moment.")
+        return refused(Unavailable("Night Shift's database is busy. Nothing was changed; try again in a "
+                                             "moment."))
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

@@ -37,6 +37,8 @@ def everyone(expected=JUDGED, ended=None):
     return policy(expected, expected, expected, expected, expected, ended=ended or expected)
 
 
+HISTORY_STEPS = ("undo", "redo", "jump", "undo-ask", "undo-grant", "undo-keep")
+HISTORY_STEP = f"<any({', '.join(repr(step) if '-' in step else step for step in HISTORY_STEPS)}):step>"
 R403, R401, R410, R302 = frozenset({403}), frozenset({401}), frozenset({410}), frozenset({302})
 R400 = frozenset({400})
 API_READ = policy(R401, OK, OK, OK, OK, ended=OK)
@@ -70,11 +72,15 @@ POLICY = {
     # A player may undo their own newest move (a slip); redo and jump are the host's. The world has no move yet, so
     # a player's undo finds nothing to undo (409); another seat may never take back someone else's move (403).
     "api.history": {"undo": policy(R401, R403, frozenset({403, 409}), JUDGED, JUDGED, ended=R410),
-                    "redo": API_HOST_WRITE, "jump": API_HOST_WRITE},
+                    "redo": API_HOST_WRITE, "jump": API_HOST_WRITE,
+                    # A seated player asks about their own move (none here: 409); the host answers.
+                    "undo-ask": policy(R401, R403, JUDGED, JUDGED, R403, ended=R410),
+                    "undo-grant": API_HOST_WRITE, "undo-keep": API_HOST_WRITE},
     # Play again continues a finished table at a new one: the one write a finished table takes, the host's only.
     "api.play_again": policy(R401, R403, R403, R403, JUDGED, ended=JUDGED),
     "api.free_seat": API_HOST_WRITE,
     "api.end_table": API_HOST_WRITE,
+    "api.change_join_key": API_HOST_WRITE,
     "tables.host_screen": policy(R403, R302, R302, R302, OK, ended=OK),
     "tables.qr_svg": policy(R403, R403, R403, R403, OK, ended=OK),
     "tables.qr_png": policy(R403, R403, R403, R403, OK, ended=OK),
@@ -84,6 +90,7 @@ POLICY = {
     "tables.free_seat": PAGE_HOST_WRITE,
     "tables.host_sit": PAGE_HOST_WRITE,
     "tables.end_table": PAGE_HOST_WRITE,
+    "tables.change_join_key": PAGE_HOST_WRITE,
     "crystal_lake.count_bag": PAGE_HOST_WRITE,
     "live.events": PAGE_READ,
     "play.live": policy(R403, OK, OK, OK, OK, ended=OK, stale=frozenset({204})),  # 204: HX-Redirect to that page
@@ -91,7 +98,9 @@ POLICY = {
     "play.verify_dice": PAGE_READ,
     "play.act": PAGE_MOVE,
     "play.history": {"undo": policy(R403, R403, frozenset({403, 409}), JUDGED, JUDGED, ended=R410),
-                     "redo": PAGE_HOST_WRITE, "jump": PAGE_HOST_WRITE},
+                     "redo": PAGE_HOST_WRITE, "jump": PAGE_HOST_WRITE,
+                     "undo-ask": policy(R403, R403, JUDGED, JUDGED, R403, ended=R410),
+                     "undo-grant": PAGE_HOST_WRITE, "undo-keep": PAGE_HOST_WRITE},
     "tables.play_again": policy(R403, R403, R403, R403, JUDGED, ended=JUDGED),
     "tables.follow_next": everyone(OK),  # a redirect to where this browser belongs, at the next table or this one
     "tables.board": policy(R403, R403, R403, R403, OK, ended=OK),
@@ -105,9 +114,11 @@ POLICY = {
     "history.play_json": policy(R403, R403, R403, R403, R403, ended=OK),
     "history.play_csv": policy(R403, R403, R403, R403, R403, ended=OK),
     "history.play_bgstats": policy(R403, R403, R403, R403, R403, ended=OK),
+    "history.play_bgg": policy(R403, R403, R403, R403, R403, ended=OK),
     "history.export_json": everyone(OK),
     "history.export_csv": everyone(OK),
     "history.export_bgstats": everyone(OK),
+    "history.export_bgg": everyone(OK),
     "history.import_history": everyone(R400),  # no file, no CSRF token: refused before anything else is read
     "history.people_page": everyone(R403),  # the host machine only
     "history.merge": everyone(R403),
@@ -117,7 +128,8 @@ POLICY = {
     "history_api.play": policy(R401, R403, R403, R403, R403, ended=OK, outsider=R403, stale=R401),
 }
 LAN = {"REMOTE_ADDR": "192.168.1.77"}  # a phone's address: not the host machine
-WORLD_CHANGING = {"api.free_seat", "api.end_table", "tables.free_seat", "tables.end_table"}  # rebuild after these
+WORLD_CHANGING = {"api.free_seat", "api.end_table", "tables.free_seat", "tables.end_table",  # rebuild after these
+                  "api.change_join_key", "tables.change_join_key"}
 BODIES = {
     "api.create_table": {"game": "tracker", "options": {}},
     "crystal_lake_api.calculator_api": {"supplies": {"pan": 1}},
@@ -196,7 +208,7 @@ def send(app, world, endpoint, rule, method, identity, *, step=None, move=None):
     number = 3 if endpoint == "tables.host_sit" else 1
     url = rule.rule
     url = url.replace("<code>", target["code"]).replace("<int:number>", str(number))
-    url = url.replace("<slug>", world["slug"]).replace("<any(undo, redo, jump):step>", step or "undo")
+    url = url.replace("<slug>", world["slug"]).replace(HISTORY_STEP, step or "undo")
     url = url.replace("<uid>", world["play"])
     query = {"tables.join_page": f"?k={target['join_key']}",
              "tables.join_lookup": f"?code={target['code']}&key={target['join_key']}"}.get(endpoint, "")
@@ -230,7 +242,8 @@ def send(app, world, endpoint, rule, method, identity, *, step=None, move=None):
 
 
 def routes(app):
-    return [(rule.endpoint, rule, method) for rule in app.url_map.iter_rules() if rule.endpoint != "static"
+    return [(rule.endpoint, rule, method) for rule in app.url_map.iter_rules()
+            if rule.endpoint != "static" and not rule.endpoint.endswith(".static")  # files anyone may read
             for method in sorted(rule.methods - {"HEAD", "OPTIONS"})]
 
 
@@ -259,7 +272,7 @@ def test_the_permission_matrix_of_every_route(matrix_app, capsys):
     for endpoint, rule, method in routes(matrix_app):
         if endpoint not in POLICY:
             continue
-        steps = ("undo", "redo", "jump") if "<any(undo, redo, jump):step>" in rule.rule else (None,)
+        steps = HISTORY_STEPS if HISTORY_STEP in rule.rule else (None,)
         for step, identity in itertools.product(steps, IDENTITIES):
             expected = POLICY[endpoint][step] if step else POLICY[endpoint]
             status = check_cell(matrix_app, world, violations, endpoint, rule, method, identity, expected[identity],

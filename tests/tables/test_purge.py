@@ -1,5 +1,6 @@
 """Expired tables are deleted with their seats and log after a grace period in which the host can export the log."""
 
+import time
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import func, select, update
@@ -87,3 +88,25 @@ def test_nightshift_purge_says_what_it_deleted(client, app, tmp_path, database_u
     monkeypatch.setenv("NIGHTSHIFT_DATABASE_URL", database_url)
     main(["purge"])
     assert "Purged 1 table (2 seats, 3 log entries)" in capsys.readouterr().out
+
+
+def test_the_purge_also_runs_once_a_day_while_the_server_runs(client, app, capsys):
+    """It ran only at start or by command, so a server up for weeks kept every expired table."""
+    from app.tables import purge
+
+    tables = three_tables(client, app)
+    assert purge.EVERY_SECONDS == 24 * 60 * 60
+    stop = purge.keep_purging(app, every=0.05)  # a day, shortened
+    try:
+        deadline = time.monotonic() + 10
+        while counts(app)["tables"] == 3:
+            assert time.monotonic() < deadline, "the purge never ran"
+            time.sleep(0.05)
+    finally:
+        stop.set()
+    assert client.get(f"/api/tables/{tables['gone']['code']}", headers=bearer(tables["gone"]["host_token"])) \
+        .status_code == 404
+    assert client.get(f"/api/tables/{tables['fresh']['code']}", headers=bearer(tables["fresh"]["host_token"])) \
+        .status_code == 200
+    assert "Purged 1 table" in capsys.readouterr().out
+
