@@ -10,33 +10,14 @@ from flask import Flask
 from .config import defaults, ensure_secret_key, from_environment
 
 
-def register_game_pages(app: Flask, csrf) -> None:
-    """A game's own pages (a calculator, a glossary) live in app/games/<pkg>/routes.py as `bp`, JSON in `api_bp`."""
-    import importlib
-
-    from .games import REGISTRY
-
-    for spec in REGISTRY.values():
-        try:
-            module = importlib.import_module(f"app.games.{spec.package}.routes")
-        except ModuleNotFoundError as error:
-            if error.name != f"app.games.{spec.package}.routes":
-                raise
-            continue
-        if hasattr(module, "bp"):
-            app.register_blueprint(module.bp)
-        if hasattr(module, "api_bp"):
-            app.register_blueprint(module.api_bp)
-            csrf.exempt(module.api_bp)  # JSON for scripts: no cookie session, so no cross-site forgery to guard
-
-
 def game_stylesheet(spec) -> str | None:
-    """app.css followed by the game's own stylesheet from static/css/games/ (its panel's look, kept out of app.css),
-    served as one file so a phone makes one request for both; None if the game has none."""
-    from flask import current_app, url_for
+    """app.css followed by the game's own stylesheet (app/games/<pkg>/static/<pkg>.css), served as one file so a
+    phone makes one request for both; None if the game has none."""
+    from flask import url_for
 
-    name = f"css/games/{spec.package}.css"
-    if not (Path(current_app.static_folder) / name).is_file():
+    from .games.pages import stylesheet_path
+
+    if not stylesheet_path(spec.package).is_file():
         return None
     return url_for("static", filename=f"css/app+{spec.package}.css")
 
@@ -64,12 +45,15 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .extensions import compress, csrf, htmx, migrate
     from .inputs import BoundedJSONProvider
     from .live import init_live
-    from .security import register_security_headers
+    from .security import refuse_foreign_requests, register_security_headers
     from .static_files import init_static
 
     app.json = BoundedJSONProvider(app)  # every get_json refuses a body nested deeper than any request needs
     init_database(app)
     from .extensions import db
+    from .health import init_health
+
+    init_health(app)  # /healthz, and what a failed statement means
 
     migrate.init_app(app, db, directory=str(Path(__file__).parent / "migrations"), render_as_batch=True)
     csrf.init_app(app)
@@ -83,13 +67,18 @@ def create_app(test_config: dict | None = None) -> Flask:
     init_static(app)
     register_error_handlers(app)
     register_security_headers(app)
-    init_live(app)
+    refuse_foreign_requests(app)
+    from .history import record
     from .live.caps import init_caps
-
-    init_caps(app)
+    from .tables.screens import draw, init_templates
     from .tables.service import init_write_path
 
-    init_write_path(app)
+    # The layers below are handed what they tell: the write path the broker (a change) and the play history (a game
+    # over), the live path how to draw a table.
+    hub = init_live(app, draw)
+    init_caps(app)
+    init_write_path(app, changes=hub, plays=record)
+    init_templates(app)
 
     from .live import routes as live_routes
     from .tables import api, play, routes
@@ -99,7 +88,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(live_routes.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # the API authenticates with bearer tokens, which a browser never sends on its own
-    register_game_pages(app, csrf)
+    from .games import REGISTRY
+    from .games.pages import register_game_pages
+
+    register_game_pages(app, REGISTRY.values(), csrf)
     from .history import init_history
 
     init_history(app, csrf)
@@ -116,10 +108,5 @@ def create_app(test_config: dict | None = None) -> Flask:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXIES"], x_proto=app.config["PROXIES"])
-
-    @app.get("/healthz")
-    def healthz():
-        """Liveness for load balancers, and the bare-Flask baseline the live benchmark compares against."""
-        return "ok\n", 200, {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"}
 
     return app

@@ -23,6 +23,7 @@ from flask import Flask, Response, request
 from werkzeug.exceptions import NotFound
 from werkzeug.security import safe_join
 
+from .games.pages import stylesheet_path
 from .inputs import accepts_encoding
 
 YEAR = 365 * 24 * 3600
@@ -41,17 +42,22 @@ class File:
 # Files served as one, to save a phone's round trips; the vendored files themselves stay as released.
 BUNDLES = {
     "js/live-extensions.js": ("vendor/htmx-ext-sse-2.2.4/sse.js", "vendor/idiomorph-0.8.0/idiomorph-ext.min.js"),
-    "js/app.js": ("js/live.js", "js/phone.js"),  # Night Shift's own scripts, every page
+    # A phone's seat page: the same, with NoSleep.js, which keeps its screen on where there is no Wake Lock.
+    "js/seat-extensions.js": ("vendor/htmx-ext-sse-2.2.4/sse.js", "vendor/idiomorph-0.8.0/idiomorph-ext.min.js",
+                              "vendor/nosleep.js-0.12.0/NoSleep.min.js"),
+    # htmx and Night Shift's own scripts, every page (static/js/settings.js is apart: it runs before the first frame).
+    "js/app.js": ("vendor/htmx-2.0.11/htmx.min.js", "js/cues.js", "js/live.js", "js/phone.js"),
 }
 GAME_STYLESHEET = re.compile(r"^css/app\+(?P<package>[a-z0-9_]+)\.css$")  # app.css followed by one game's own
 
 
-def parts_of(name: str) -> tuple[str, ...]:
-    """The files a served name is made of: itself, or a bundle's members."""
+def parts_of(name: str) -> tuple[str | Path, ...]:
+    """The files a served name is made of: itself, or a bundle's members (a game's own stylesheet lives in its
+    package, app/games/<pkg>/static/)."""
     if name in BUNDLES:
         return BUNDLES[name]
     game = GAME_STYLESHEET.match(name)
-    return ("css/app.css", f"css/games/{game['package']}.css") if game else (name,)
+    return ("css/app.css", stylesheet_path(game["package"])) if game else (name,)
 
 
 class StaticFiles:
@@ -62,8 +68,8 @@ class StaticFiles:
         self._files: dict[str, tuple[tuple, File]] = {}
         self._lock = threading.Lock()
 
-    def _stat(self, name: str) -> tuple[Path, tuple[int, int]] | None:
-        path = safe_join(str(self.folder), name)
+    def _stat(self, name: str | Path) -> tuple[Path, tuple[int, int]] | None:
+        path = str(name) if isinstance(name, Path) else safe_join(str(self.folder), name)
         try:  # a name longer than the file system allows raises: no such file either
             if path is None or not Path(path).is_file():
                 return None
@@ -117,7 +123,10 @@ class StaticFiles:
             body, headers["Content-Encoding"] = packed.br, "br"
         elif packed.gzip and accepts_encoding("gzip"):
             body, headers["Content-Encoding"] = packed.gzip, "gzip"
-        return Response(body if request.method != "HEAD" else b"", headers=headers, content_type=packed.mimetype)
+        response = Response(body if request.method != "HEAD" else b"", headers=headers, content_type=packed.mimetype)
+        if packed.mimetype.startswith("video/"):  # Safari plays a video only from a server that answers byte ranges
+            response.make_conditional(request, accept_ranges=True, complete_length=len(body))
+        return response
 
 
 def init_static(app: Flask) -> None:

@@ -70,13 +70,15 @@ class BaseUrl:
     reachable: bool  # False when only a loopback address was left: phones cannot use it
 
 
-def base_url(public_url: str, port: int, fallback_host: str, found: list[Address] | None = None) -> BaseUrl:
-    """NIGHTSHIFT_PUBLIC_URL when set; otherwise the best LAN address and the port the server answers on."""
+def base_url(public_url: str, port: int, fallback_host: str, found: list[Address] | None = None,
+             scheme: str = "http") -> BaseUrl:
+    """NIGHTSHIFT_PUBLIC_URL when set; otherwise the best LAN address and the port the server answers on, over
+    `scheme` (https under `nightshift --https`)."""
     if public_url:
         return BaseUrl(public_url.rstrip("/"), "NIGHTSHIFT_PUBLIC_URL", True)
     found = candidates() if found is None else found
     usable = [address for address in found if not address.interface.lower().startswith(VIRTUAL_PREFIXES)]
     if usable:
         best = usable[0]
-        return BaseUrl(f"http://{best.ip}:{port}", f"the LAN address of interface {best.interface}", True)
-    return BaseUrl(f"http://{fallback_host}", "this browser's address (no LAN interface was found)", False)
+        return BaseUrl(f"{scheme}://{best.ip}:{port}", f"the LAN address of interface {best.interface}", True)
+    return BaseUrl(f"{scheme}://{fallback_host}", "this browser's address (no LAN interface was found)", False)

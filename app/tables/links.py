@@ -11,7 +11,8 @@ from . import lan
 def base_url() -> lan.BaseUrl:
     """NIGHTSHIFT_PUBLIC_URL, else this machine's LAN address with the port the server listens on."""
     port = current_app.config.get("PORT") or request.environ.get("SERVER_PORT") or 80
-    return lan.base_url(current_app.config.get("PUBLIC_URL", ""), int(port), request.host)
+    scheme = "https" if current_app.config.get("HTTPS") else "http"
+    return lan.base_url(current_app.config.get("PUBLIC_URL", ""), int(port), request.host, scheme=scheme)
 
 
 def join_url(table: Table, base: lan.BaseUrl | None = None) -> str:

@@ -1,42 +1,12 @@
-/* A player's phone at the table: when it becomes this seat's turn (or the table asks this seat), scroll to what to do,
-   buzz and chime (each switchable, remembered on this phone); keep the screen awake while the game runs. */
+/* A player's phone at the table: when it becomes this seat's turn (or the table asks this seat), scroll to what to do
+   and give the turn's cue (cues.js: a chime and a buzz, as this phone's Settings allow); keep the screen awake while
+   the game runs (its own block at the end). */
 (function () {
   "use strict";
-  var KEY = "nightshift.phone";
-  var reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   var wasMine = null;
-  var audio = null;
-  var lock = null;
-
-  function settings() {
-    try { return JSON.parse(window.localStorage.getItem(KEY)) || {}; } catch (error) { return {}; }
-  }
-
-  function remember(name, on) {
-    var saved = settings();
-    saved[name] = on;
-    try { window.localStorage.setItem(KEY, JSON.stringify(saved)); } catch (error) { /* private mode: not kept */ }
-  }
 
   function prompt() {
     return document.querySelector("#live [data-prompt]") || document.querySelector("#live .whose-turn.yours");
-  }
-
-  function chime() {
-    var Context = window.AudioContext || window.webkitAudioContext;
-    if (!Context) { return; }
-    audio = audio || new Context();
-    [0, 0.18].forEach(function (start, index) {
-      var tone = audio.createOscillator();
-      var level = audio.createGain();
-      tone.frequency.value = index ? 880 : 660;
-      level.gain.setValueAtTime(0.0001, audio.currentTime + start);
-      level.gain.exponentialRampToValueAtTime(0.2, audio.currentTime + start + 0.02);
-      level.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + start + 0.16);
-      tone.connect(level).connect(audio.destination);
-      tone.start(audio.currentTime + start);
-      tone.stop(audio.currentTime + start + 0.17);
-    });
   }
 
   function inView(element) {  // already on screen: leave the page where the player's thumb expects it
@@ -45,11 +15,11 @@
   }
 
   function yourTurn() {
-    var saved = settings();
+    var shift = window.nightShift || {};
+    var reduced = shift.settings && shift.settings.reducedMotion();
     var target = prompt();
     if (target && !inView(target)) { target.scrollIntoView({behavior: reduced ? "auto" : "smooth", block: "start"}); }
-    if (saved.buzz !== false && navigator.vibrate) { navigator.vibrate(reduced ? 150 : [120, 80, 120]); }
-    if (saved.sound !== false) { chime(); }
+    if (shift.cue) { shift.cue("turn"); }
     document.body.setAttribute("data-alerted", String(Date.now()));  // what a test (or a curious person) can see
   }
 
@@ -62,14 +32,6 @@
   function running() {
     var state = document.querySelector("#live .live-state");
     return state && !state.hasAttribute("data-over");
-  }
-
-  function keepAwake() {
-    if (!("wakeLock" in navigator) || lock || document.visibilityState !== "visible" || !running()) { return; }
-    navigator.wakeLock.request("screen").then(function (sentinel) {
-      lock = sentinel;
-      sentinel.addEventListener("release", function () { lock = null; });
-    }).catch(function () { /* refused (battery saver, not a secure page): the screen may sleep */ });
   }
 
   // Log times arrive in UTC; show them in this device's own time zone.
@@ -85,21 +47,74 @@
   document.addEventListener("DOMContentLoaded", function () {
     if (!document.querySelector(".seat-bar")) { return; }
     wasMine = Boolean(prompt());
-    var saved = settings();
-    Array.prototype.forEach.call(document.querySelectorAll("[data-phone-setting]"), function (box) {
-      var name = box.getAttribute("data-phone-setting");
-      box.checked = saved[name] !== false;
-      box.addEventListener("change", function () { remember(name, box.checked); });
-    });
-    keepAwake();
   });
-  document.addEventListener("visibilitychange", keepAwake);
-  document.addEventListener("click", function () {  // browsers allow sound only after the person touched the page
-    var Context = window.AudioContext || window.webkitAudioContext;
-    if (Context && !audio) { audio = new Context(); }
-  }, {once: true});
   document.addEventListener("htmx:afterSwap", function (event) {
     if (!document.querySelector(".seat-bar")) { return; }
-    if (event.detail.target && event.detail.target.id === "live") { check(); keepAwake(); }
+    if (event.detail.target && event.detail.target.id === "live") { check(); }
+  });
+
+  // ---- Keep screen on (issue 43) ---------------------------------------------------------------------------------
+  // The Screen Wake Lock where the browser has it (a secure page: https, or this machine itself). Elsewhere, as on a
+  // phone that opened the LAN address over plain http, NoSleep.js (static/vendor/) plays its tiny muted looping video,
+  // from the files on this server: the Content-Security-Policy refuses the data: videos inside the library. Browsers
+  // play it only after a touch, so the first tap starts it. The "Keep screen on" switch is remembered on this phone;
+  // the screen may sleep again once the game is over. body[data-awake] says how it is kept on, for a test to see.
+  var lock = null;
+  var sleepless = null;
+
+  function awakeWanted() {
+    var shift = window.nightShift || {};
+    var wanted = !shift.settings || shift.settings.get("awake") !== false;  // Settings, kept on this phone
+    return wanted && running() && document.visibilityState === "visible";
+  }
+
+  function shown(how) { document.body.setAttribute("data-awake", how); }
+
+  function letSleep() {
+    if (lock) { lock.release(); lock = null; }
+    if (sleepless && sleepless.isEnabled) { sleepless.disable(); }
+    shown("");
+  }
+
+  function sleeplessVideo(box) {
+    var files = {webm: box.getAttribute("data-webm"), mp4: box.getAttribute("data-mp4")};
+    window.NoSleep.prototype._addSourceToVideo = function (video, type) {
+      var source = document.createElement("source");
+      source.src = files[type];
+      source.type = "video/" + type;
+      video.appendChild(source);
+    };
+    var made = new window.NoSleep();
+    if (made.noSleepVideo) { made.noSleepVideo.muted = true; made.noSleepVideo.setAttribute("muted", ""); }
+    return made;
+  }
+
+  function keepAwake(tapped) {
+    var box = document.querySelector("[data-setting=awake]");
+    if (!box) { return; }
+    if (!awakeWanted()) { letSleep(); return; }
+    if ("wakeLock" in navigator) {
+      if (lock) { return; }
+      navigator.wakeLock.request("screen").then(function (sentinel) {
+        lock = sentinel;
+        shown("wake-lock");
+        sentinel.addEventListener("release", function () { lock = null; shown(""); });
+      }).catch(function () { /* refused (battery saver): the screen may sleep */ });
+      return;
+    }
+    if (!window.NoSleep || (!tapped && !sleepless) || (sleepless && sleepless.isEnabled)) { return; }
+    sleepless = sleepless || sleeplessVideo(box);
+    sleepless.enable().then(function () { shown("video"); }, function () { shown(""); });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.querySelector("[data-setting=awake]");
+    if (box) { box.addEventListener("change", function () { keepAwake(true); }); }
+    keepAwake(false);
+  });
+  document.addEventListener("visibilitychange", function () { keepAwake(false); });
+  document.addEventListener("click", function () { keepAwake(true); }, true);
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "live") { keepAwake(false); }
   });
 })();

@@ -1,9 +1,9 @@
 """Every game's TV board in Chromium at 1920x1080 and 1280x720, at the start, mid-game and once the game is over: each
-part the board names (data-board) fully on screen, nothing to scroll, no control, the result instead of the QR at the
-end, axe clean.
+part the board names (data-board) fully on screen, nothing to scroll, nothing cut (mid-game every player has a long
+name), no control, the result instead of the QR at the end, axe clean.
 
-A game joins by having templates/games/<game>/_board.html and naming its parts with data-board attributes; a game
-without a script in tests/boards.py is set up with its default options and a few of the moves its view offers."""
+A game joins by having app/games/<pkg>/templates/<pkg>/_board.html and naming its parts with data-board attributes;
+a game without a script in tests/boards.py is set up with its default options and a few of the moves its view offers."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from tests.browser.test_table_at_night import SMALL_TV, TV, api
 pytestmark = pytest.mark.browser
 
 BOARDS = [pytest.param(slug, marks=() if has_board(slug) else pytest.mark.skip(
-    reason=f"{REGISTRY[slug].name} has no templates/games/{REGISTRY[slug].package}/_board.html yet: the TV shows "
+    reason=f"{REGISTRY[slug].name} has no _board.html in its package's templates yet: the TV shows "
            "the generic board")) for slug in REGISTRY]
 
 
@@ -73,7 +73,7 @@ def cut_off(page) -> list[str]:
 def test_the_board_shows_the_game_on_one_tv_screen(live_server, screens, slug, phase):
     from playwright.sync_api import expect
 
-    table = set_up(call(live_server), slug, phase)
+    table = set_up(call(live_server), slug, phase, surname="Featherstonehaugh" if phase == "mid" else "")
     finished = phase == "finished"
     named_parts = set()
     for size in (TV, SMALL_TV):
@@ -83,6 +83,7 @@ def test_the_board_shows_the_game_on_one_tv_screen(live_server, screens, slug, p
         expect(tv.locator(".board .live-state")).to_be_attached()
         tv.wait_for_load_state("load")
         where = f"{slug} at {size['viewport']['width']}x{size['viewport']['height']}"
+        shoot(tv, f"board-{slug}-{phase}-{size['viewport']['width']}")  # before the checks: a failure's picture
         parts = tv.locator("#live [data-board]")
         named_parts = {parts.nth(index).get_attribute("data-board") for index in range(parts.count())}
         assert named_parts, f"{where}: the board names no part: give each a data-board attribute"
@@ -102,7 +103,6 @@ def test_the_board_shows_the_game_on_one_tv_screen(live_server, screens, slug, p
                            "document.scrollingElement.scrollWidth <= innerWidth"), f"{where}: the board scrolls"
         controls = tv.locator("#live :is(button, input, select, textarea, form, a[href], details)")
         assert controls.count() == 0, f"{where}: a control on the board"
-        shoot(tv, f"board-{slug}-{phase}-{size['viewport']['width']}")
         assert serious_violations(tv) == [], where
         if phase == "mid" and size is TV:  # the next move reaches the TV on its own; the smaller TV then shows it
             version = tv.locator(".board .live-state").get_attribute("data-version")

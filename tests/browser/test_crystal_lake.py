@@ -43,10 +43,12 @@ def test_three_phones_and_a_host_play_a_night_to_its_drop_off(live_server, scree
 
     # A night: Ann finds a Pan, Bo a Cleaver, Cy an Axe; Ann and Bo return; Bo out of turn is refused.
     ann.get_by_role("button", name="Drew Cast Iron Pan").click()
+    ann.get_by_text("Board check: what the table should show").click()  # stays open through the others' moves
     bo.get_by_role("button", name="Drew Cleaver").click()
     expect(bo.locator(".cl-me")).to_contain_text("1 Cleaver")
     cy.get_by_role("button", name="Drew Axe").click()
     expect(ann.locator(".whose-turn .turn-yours")).to_have_text("Your turn")
+    expect(ann.locator("details.cl-check")).to_have_attribute("open", "")
     ann.get_by_role("button", name="Return to the Cabin").click()
     expect(host.locator(".cl-critical")).to_contain_text("Claimed by Ann")
     bo.get_by_role("button", name="Return to the Cabin").click()

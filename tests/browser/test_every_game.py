@@ -17,9 +17,9 @@ pytestmark = pytest.mark.browser
 STEPS = 30  # host moves to play, at most, before some phone has a move of its own
 
 
-def seated_table(base: str, slug: str) -> tuple[dict, dict[int, str]]:
-    """A table of this game with its default setup and every seat taken (seat number -> its token)."""
-    table = api(base, "/api/tables", {"game": slug, "options": {}})
+def seated_table(base: str, slug: str, options: dict | None = None) -> tuple[dict, dict[int, str]]:
+    """A table of this game with its default setup (or `options`) and every seat taken (seat number -> its token)."""
+    table = api(base, "/api/tables", {"game": slug, "options": options or {}})
     tokens = {}
     for number, seat in enumerate(api(base, f"/api/tables/{table['code']}", token=table["host_token"])["seats"], 1):
         if seat.get("role", "player") == "player":

@@ -88,6 +88,25 @@ def test_the_attacker_declares_on_one_phone_and_the_defender_blocks_on_another(l
     shoot(ann, "flipside-phone-after-fight")
     shoot(host, "flipside-tv-after-fight")
 
+    # "Multiple characters can block a single attack": four rows show, and typing into the fourth opens a fifth.
+    ann.get_by_label("ATK", exact=True).fill("9")
+    ann.get_by_label("DEF", exact=True).fill("9")
+    ann.get_by_role("button", name="Declare the attack").click()
+    fifth = bo.get_by_label("Blocker 5 ATK")
+    expect(fifth).to_be_hidden()
+    for row in range(1, 5):
+        bo.get_by_label(f"Blocker {row} ATK").fill("1")
+        bo.get_by_label(f"Blocker {row} DEF").fill("9")
+    expect(fifth).to_be_visible()
+    expect(bo.get_by_label("Blocker 6 ATK")).to_be_hidden()
+    fifth.fill("5")
+    bo.get_by_label("Blocker 5 DEF").fill("1")
+    shoot(bo, "flipside-phone-five-blockers")
+    bo.get_by_role("button", name="Block and fight").click()
+    for page in (ann, bo, host):
+        expect(page.locator(".fs-fight")).to_contain_text("Attacker 9/9 takes 9: killed, to the Graveyard")
+        expect(page.locator(".fs-fight")).to_contain_text("Blocker 5 5/1 takes 9: killed, to the Graveyard")
+
     # Bo types the damage of a card effect: the button he taps says which way it goes.
     bo.get_by_label("Amount").fill("3")
     bo.get_by_role("button", name="Lose", exact=True).click()

@@ -273,9 +273,11 @@ def test_a_silent_stream_says_reconnecting_within_two_heartbeats_and_catches_up(
     relay = Relay(int(quick_beat_server.rsplit(":", 1)[1]))
     try:
         _, phone, bo = phone_behind_relay(quick_beat_server, screens, relay.port)
+        live_top = phone.locator("#live").bounding_box()["y"]
         relay.stall()
         expect(phone.locator(".live-status .live-off")).to_be_visible(timeout=10_000)
         shoot(phone, "live-phone-reconnecting")
+        assert phone.locator("#live").bounding_box()["y"] == live_top  # the word changes; the page doesn't move
         for _ in range(2):
             bo.get_by_role("button", name="Add 1 to Doom").click()
         expect(doom_on(bo)).to_have_text("2")

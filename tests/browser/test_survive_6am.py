@@ -19,6 +19,9 @@ def dial_value(page, colour: str):
 def react(page, cards: int, depletion: int, dice: list[int]) -> None:
     """Fill the phone's reaction form the way a player does: two rows of big choices and the dice fields."""
     page.locator("fieldset", has_text="Cards to react to").get_by_label(str(cards), exact=True).check()
+    fold = page.locator("details#s6-depletion:not([open]) > summary")  # counted from the cameras: one tap to correct
+    if fold.count():
+        fold.click()
     page.locator("fieldset", has_text="Power Depletion cards face up").get_by_label(str(depletion), exact=True).check()
     for number, value in enumerate(dice, start=1):
         page.get_by_label(f"Die {number}", exact=True).fill(str(value))

@@ -157,9 +157,10 @@ def test_a_phone_buzzes_and_shows_what_to_do_when_its_turn_comes(live_server, sc
     prompt = bonnie.locator("[data-prompt], .whose-turn.yours").first
     expect(prompt).to_be_in_viewport(ratio=0.99)  # scrolled to (smoothly, unless the phone asks for reduced motion)
     shoot(bonnie, "your-turn-phone")
-    bonnie.locator(".phone-settings summary").click()
-    bonnie.get_by_label("Buzz").uncheck()  # remembered on this phone
+    vibrate = bonnie.get_by_label("Vibrate on my turn and when I'm attacked")
+    bonnie.locator(".settings summary").click()
+    vibrate.uncheck()  # remembered on this phone
     bonnie.reload()
-    bonnie.locator(".phone-settings summary").click()
-    expect(bonnie.get_by_label("Buzz")).not_to_be_checked()
+    bonnie.locator(".settings summary").click()
+    expect(vibrate).not_to_be_checked()
     assert screens.problems == [], screens.problems

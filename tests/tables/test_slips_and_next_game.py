@@ -71,10 +71,76 @@ def test_the_phone_offers_undo_only_for_its_own_slip(client, phone, table):
     assert "Undo my last move" not in page
     form = {"csrf_token": csrf_token(phone, f"/t/{code}/seats/3"), "type": "adjust", "counter": "health", "by": "-2"}
     moved = page_text(phone.post(f"/t/{code}/act", data=form, headers={"HX-Request": "true"}))
-    assert "Undo my last move" in moved and "Takes back: Di (Player 3): Health 20 → 18" in moved
+    assert "Undo my last move" in moved and re.search(r"Your last move</span> #\d+: Di \(Player 3\): Health 20 → 18",
+                                                      moved)
     undone = phone.post(f"/t/{code}/undo", data={"csrf_token": form["csrf_token"]}, headers={"HX-Request": "true"})
     assert undone.status_code == 200 and "Di (Player 3) undid their move" in page_text(undone)
     assert "Undo my last move" not in page_text(undone)
+
+
+# ---- asking the host to undo, once others moved -------------------------------------------------------------------
+
+def step(client, table, token, name, **body):
+    return client.post(f"/api/tables/{table['code']}/{name}", json=body, headers=bearer(token))
+
+
+def test_after_another_players_move_the_phone_asks_and_one_host_tap_goes_back_with_the_log_keeping_both(
+        client, table):
+    act_via_api(client, table, table["ann"], {"type": "adjust", "counter": "health", "by": -5})
+    act_via_api(client, table, table["bo"], {"type": "adjust", "counter": "doom", "by": 1})
+    asked = step(client, table, table["ann"], "undo-ask")
+    assert asked.status_code == 200, asked.get_json()
+    ask = asked.get_json()["log"][0]
+    assert re.fullmatch(r"Ann \(Player 1\) asks the host to undo #\d+: Ann \(Player 1\): Health 20 → 15.*", ask["text"])
+    again = step(client, table, table["ann"], "undo-ask")
+    assert again.status_code == 409 and "asked the host to undo" in again.get_json()["error"]
+    assert step(client, table, table["bo"], "undo-grant", seq=ask["seq"]).status_code == 403  # only the host grants
+    granted = step(client, table, table["host_token"], "undo-grant", seq=ask["seq"])
+    assert granted.status_code == 200, granted.get_json()
+    log = client.get(f"/api/tables/{table['code']}/log", headers=bearer(table["host_token"])).get_json()
+    texts = [entry["text"] for entry in log["log"][:2]]
+    assert re.fullmatch(r"Host went back to before #\d+, as Ann \(Player 1\) asked, undoing 2 moves\.", texts[0])
+    assert texts[1] == ask["text"]  # the log keeps the ask and the answer
+    assert health(client, table, table["ann"], 1) == 20
+    assert step(client, table, table["host_token"], "undo-grant", seq=ask["seq"]).status_code == 409
+
+
+def test_an_ask_is_refused_while_the_player_can_undo_it_themselves_or_for_anyone_elses_move(app, client, table):
+    assert step(client, table, table["ann"], "undo-ask").status_code == 409  # no move yet
+    act_via_api(client, table, table["ann"], {"type": "adjust", "counter": "health", "by": -5})
+    before = snapshot(app)
+    refused = step(client, table, table["ann"], "undo-ask")
+    assert refused.status_code == 409 and "take it back yourself" in refused.get_json()["error"]
+    assert step(client, table, table["host_token"], "undo-ask").status_code == 403
+    assert step(client, table, table["bo"], "undo-ask").status_code == 409  # Bo has no move to ask about
+    assert snapshot(app) == before
+
+
+def test_the_host_keeps_the_move_and_the_phone_cannot_ask_again(client, table):
+    act_via_api(client, table, table["ann"], {"type": "adjust", "counter": "health", "by": -5})
+    act_via_api(client, table, table["bo"], {"type": "adjust", "counter": "doom", "by": 1})
+    ask = step(client, table, table["ann"], "undo-ask").get_json()["log"][0]
+    kept = step(client, table, table["host_token"], "undo-keep", seq=ask["seq"])
+    assert kept.status_code == 200 and "Host kept #" in kept.get_json()["log"][0]["text"]
+    assert health(client, table, table["ann"], 1) == 15
+    assert step(client, table, table["ann"], "undo-ask").status_code == 409
+    assert step(client, table, table["host_token"], "undo-grant", seq=ask["seq"]).status_code == 409
+
+
+def test_the_phone_shows_its_last_move_with_ask_and_the_host_console_one_tap(client, phone, table):
+    code = table["code"]
+    token = csrf_token(phone, f"/j/{code}?k={table['join_key']}")
+    phone.post(f"/j/{code}", data={"csrf_token": token, "k": table["join_key"], "name": "Di"})
+    form = {"csrf_token": csrf_token(phone, f"/t/{code}/seats/3"), "type": "adjust", "counter": "health", "by": "-2"}
+    phone.post(f"/t/{code}/act", data=form, headers={"HX-Request": "true"})
+    act_via_api(client, table, table["bo"], {"type": "adjust", "counter": "doom", "by": 1})
+    page = page_text(phone.get(f"/t/{code}/seats/3"))
+    assert "Ask the host to undo" in page and "Undo my last move" not in page
+    asked = phone.post(f"/t/{code}/undo-ask", data={"csrf_token": form["csrf_token"]}, headers={"HX-Request": "true"})
+    assert asked.status_code == 200 and "Asked the host to undo it" in page_text(asked)
+    host = client.get(f"/t/{code}", headers=bearer(table["host_token"]))
+    console = page_text(host)
+    assert "Di (Player 3)</strong> asks you to undo #" in console and "Undo back to before #" in console
 
 
 # ---- freeing a seat ---------------------------------------------------------------------------------------------
