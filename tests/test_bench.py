@@ -24,7 +24,7 @@ def test_the_games_benchmark_runs_and_prints_every_game():
                          capture_output=True, text=True, timeout=240, cwd=ROOT)
     assert run.returncode == 0, run.stderr[-2000:]
     lines = run.stdout.splitlines()
-    assert all(figure in lines[1] for figure in ("drawn", "fresh", "snapshot"))  # the header names every figure
+    assert all(figure in lines[1] for figure in ("drawn", "snapshot"))  # the header names every figure
     for slug in REGISTRY:
         row = next(line for line in lines if line.startswith(slug + " "))
         assert "x)" in row  # p50/p95 and the ratio to the tracker's
@@ -55,11 +55,11 @@ def test_the_live_benchmark_runs_end_to_end_with_small_numbers():
 
 
 def test_with_phases_the_live_benchmark_splits_propagation_into_drawing_pushing_and_reading():
-    """--phases serves through bench/phases.py (two workers: one draws, the other takes its picture), and the timed
-    moves are matched to their last drawing and last push (not always every one: a busy machine may draw two quick
-    moves to a table as one, and the earlier then has no drawing of its own)."""
+    """--phases serves through bench/phases.py, and the timed moves are matched to their last drawing and last push
+    (not always every one: a busy machine may draw two quick moves to a table as one, and the earlier then has no
+    drawing of its own)."""
     run = subprocess.run([sys.executable, str(ROOT / "bench" / "live.py"), "--tables", "1", "--phones", "2",
-                          "--actions", "4", "--rate", "10", "--workers", "2", "--no-bare", "--paced-writes", "0",
+                          "--actions", "4", "--rate", "10", "--no-bare", "--paced-writes", "0",
                           "--burst", "0", "--idle-samples", "10", "--phases", "--timeout", "200"],
                          capture_output=True, text=True, timeout=240, cwd=ROOT)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
@@ -111,7 +111,7 @@ def test_the_profile_shares_sort_each_sampled_stack_into_one_share(tmp_path):
     flask = "Flask.wsgi_app (flask/app.py:1511);Flask.full_dispatch_request (flask/app.py:917)"
     stream = f"{flask};events.<locals>.stream (app/live/routes.py:184)"
     samples = {
-        f"{stream};Subscription.picture (app/live/broker.py:99);draw (app/live/screens.py:110)": 6,
+        f"{stream};Subscription.picture (app/live/broker.py:99);draw (app/tables/screens.py:70)": 6,
         "Hub.run (gevent/hub.py:1);root (templates/tables/_live.html:4)": 2,  # a greenlet's outer frames lost
         f"{stream};GzipStream.shared (app/live/wire.py:66)": 3,
         "AsyncWorker.handle_request (gunicorn/workers/base_async.py:329);Response.write (gunicorn/http/wsgi.py:1)": 1,
@@ -132,3 +132,34 @@ def test_the_games_benchmark_s_full_tables_seat_the_most_players_each_game_seats
     seated = {slug: len(spec.configure(most_seats(spec))[1]) for slug, spec in REGISTRY.items()}
     assert seated == {"survive-6am": 2, "night-of-frights": 4, "directors-cut": 4, "flipside": 4, "crystal-lake": 6,
                       "tracker": 8}
+
+
+def test_the_never_frozen_benchmark_runs_each_case_with_small_numbers():
+    """A file held by another process, a history import beside live moves, a short soak: every figure is printed."""
+    cases = {"locked": ["--hold", "7"], "import": ["--plays", "200", "--megabytes", "0.25", "--baseline", "1"],
+             "soak": ["--minutes", "0.1", "--sample", "2"]}
+    for case, extra in cases.items():
+        run = subprocess.run([sys.executable, str(ROOT / "bench" / "frozen.py"), case, "--runs", "1", "--tables", "2",
+                              "--phones", "1", *extra], capture_output=True, text=True, timeout=240, cwd=ROOT)
+        assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+        result = json.loads(run.stdout.strip().splitlines()[-1])
+        assert result["case"] == case and len(result["runs"]) == 1 and result["runs"][0]["streams"] == 4
+        assert sum(line.startswith("GOAL") for line in run.stdout.splitlines()) >= 2
+        figures = result["runs"][0]
+        if case == "locked":
+            assert figures["moves"] and figures["move_after_hold"] == 200 and figures["healthz_ms"]["n"] > 10
+        elif case == "import":
+            assert figures["import_status"] == 303 and figures["propagation_before_ms"]["n"] > 0
+        else:
+            assert figures["rss_end_mb"] > 0 and figures["moves_sent"] > 0
+
+
+def test_the_long_night_benchmark_compares_a_long_log_with_a_fresh_table():
+    run = subprocess.run([sys.executable, str(ROOT / "bench" / "long_night.py"), "--entries", "120", "--repeat", "10",
+                          "--games", "tracker,survive-6am"], capture_output=True, text=True, timeout=240, cwd=ROOT)
+    assert run.returncode == 0, run.stderr[-2000:]
+    lines = run.stdout.splitlines()
+    assert all(figure in lines[1] for figure in ("console", "host", "board", "phone"))
+    for slug in ("tracker", "survive-6am"):
+        row = next(line for line in lines if line.startswith(slug + " "))
+        assert int(row.split()[1]) >= 120 and row.count("x)") == 4, row  # the log grew; a ratio for every screen
