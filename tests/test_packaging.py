@@ -22,7 +22,8 @@ print(json.dumps({
     "code": app.__file__, "templates": made.jinja_loader.searchpath, "static": made.static_folder,
     "instance": made.instance_path, "home": "/static/css/app" in home and "Night Shift" in home,
     "files": [client.get(url).status_code for url in ("/static/css/app.css", "/static/js/live.js",
-              "/static/vendor/htmx-2.0.11/htmx.min.js", "/static/css/games/flipside.css", "/flipside/keywords")],
+              "/static/vendor/htmx-2.0.11/htmx.min.js", "/static/css/app+flipside.css", "/flipside/keywords",
+              "/survive-6am/static/survive_6am.css")],
 }))
 """
 
@@ -44,6 +45,9 @@ def test_a_wheel_ships_templates_and_static_files_and_its_app_finds_them_install
     wheel = next((tmp_path / "dist").glob("nightshift-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
     assert shipped("templates") <= names and shipped("static") <= names
+    games = {path.relative_to(ROOT).as_posix() for folder in ("templates", "static")
+             for path in (ROOT / "app" / "games").glob(f"*/{folder}/**/*") if path.is_file()}
+    assert games and games <= names  # each game's own templates and stylesheet, inside its package
     assert not any(name.startswith(("instance", "app/instance", "tests/")) for name in names)
 
     site, work = tmp_path / "site", tmp_path / "elsewhere"
@@ -58,4 +62,4 @@ def test_a_wheel_ships_templates_and_static_files_and_its_app_finds_them_install
     assert found["code"].startswith(str(site)), found  # the installed copy, not this checkout
     assert all(path.startswith(str(site)) for path in found["templates"] + [found["static"]]), found
     assert found["instance"] == str(work / "instance")  # the working directory, never site-packages
-    assert found["home"] and found["files"] == [200] * 5, found
+    assert found["home"] and found["files"] == [200] * 6, found
