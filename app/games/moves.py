@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 from ..reading import quoted
@@ -349,8 +350,9 @@ class MoveType:
     def field(self, name: str) -> Field:
         return next(item for item in self.fields if item.name == name)
 
-    @property
+    @cached_property
     def names(self) -> tuple[str, ...]:
+        """The declared fields' names, worked out once: every check of every button asks for them."""
         return tuple(item.name for item in self.fields)
 
     def describe(self) -> dict[str, Any]:
@@ -476,10 +478,12 @@ class Offers:
     """
 
     def __init__(self, moves: Moves, state: State, offered: list[dict[str, Any]], seat: int | None,
-                 every: Sequence[int] = ()):
+                 every: Sequence[int] = (), checked: dict | None = None):
         """`every`: the moves are offered to each of these seats alike (one panel drawn for all their phones), and a
-        variant passes only if it passes for each of them."""
+        variant passes only if it passes for each of them. `checked`: verdicts shared by every screen drawn from this
+        one state (the console and a phone ask about the same -1 button)."""
         self.moves, self.state, self.offered, self.seat, self.every = moves, state, offered, seat, tuple(every)
+        self.checked = {} if checked is None else checked
         self._by_type: dict[str, list[tuple[dict[str, Any], tuple]]] | None = None
         self._by_field: dict[tuple[str, str], dict[Any, list[tuple[dict[str, Any], tuple]]] | None] = {}
 
@@ -523,12 +527,23 @@ class Offers:
         """Whether the offered move with these values changed passes its declared checks (types and limits)."""
         if offer is None:
             return False
+        variant = {**offer, **changes}
+        try:
+            key = (tuple(sorted(variant.items())), self.every or self.seat)
+            return self.checked[key]
+        except TypeError:  # an unhashable value (a list): checked afresh
+            key = None
+        except KeyError:
+            pass
         try:
             for seat in self.every or (self.seat,):
-                self.moves.check(self.state, {**offer, **changes, "seat": seat})
+                self.moves.check(self.state, {**variant, "seat": seat})
+            allowed = True
         except IllegalAction:
-            return False
-        return True
+            allowed = False
+        if key is not None:
+            self.checked[key] = allowed
+        return allowed
 
     def fields(self, offer: Mapping[str, Any]) -> list[dict[str, Any]]:
         return self.moves.form(self.state, offer)

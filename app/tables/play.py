@@ -62,6 +62,7 @@ class Shared:
         self._tails: dict[tuple[bool, bool], Markup] = {}
         self._public: dict[tuple[bool, int | None], Markup] = {}
         self._common: list[dict[str, Any]] | None = None
+        self.checked: dict = {}  # Offers.allows' verdicts, shared by every screen of this state
         self.phone_panel = phone_template(self.spec.package)
 
     def undo_target(self):
@@ -112,7 +113,8 @@ class Shared:
             context = _panel_context(self.table, service.a_spectator(), None, "page", self)
             if phones:
                 numbers = [seat.number for seat in self.table.player_seats]
-                context |= {"offers": Offers(self.rules.MOVES, self.state, self.common(), None, every=numbers),
+                context |= {"offers": Offers(self.rules.MOVES, self.state, self.common(), None, every=numbers,
+                                             checked=self.checked),
                             "as_seat": as_seat, "phones": True}
             self._public[key] = Markup(render_template(panel_template(self.spec.package), **context))
         return self._public[key]
@@ -127,7 +129,8 @@ def _panel_context(table: Table, visitor: service.Visitor, seat, screen: str, sh
     log = shared.log[:BOARD_LOG] if screen == "board" else shared.log
     return {"table": table, "spec": shared.spec, "visitor": visitor, "seat": seat, "view": view,
             "outcome": shared.outcome, "log": log, "newest": log[0] if log else None, "dice": shared.dice,
-            "offers": Offers(rules.MOVES, shared.state, offered, viewer.seat), "screen": screen,
+            "offers": Offers(rules.MOVES, shared.state, offered, viewer.seat, checked=shared.checked),
+            "screen": screen,
             "connected": service.is_connected, "by_number": shared.by_number, "phones": False,
             "as_seat": seat.number if (seat is not None and visitor.host) else None,
             "open": table.status != "finished" and not shared.outcome}
@@ -159,7 +162,7 @@ def live_context(table: Table, visitor: service.Visitor, seat, screen: str = "pa
         common = shared.common() if len(table.player_seats) > 1 else []
         context["offers"] = Offers(shared.rules.MOVES, shared.state,
                                    [move for move in context["offers"].offered if move not in common],
-                                   context["offers"].seat)
+                                   context["offers"].seat, checked=shared.checked)
     return context | {
         "undo_target": undo_target, "redo_target": redo_target, "slip": slip, "undo_asks": asks,
         "presence": shared.presence,

@@ -69,6 +69,7 @@ def draw(code: str, kinds: set[Kind]) -> Drawn:
     table = db.session.execute(_TABLE, {"code": code}).unique().scalar_one_or_none()
     if table is None:
         raise NotFound(f"Table {code} is gone.")
+    table.freeze_seats()  # this snapshot is only read: its seats are sorted once, not for every screen
     shared = Shared(table)
     drawn = Drawn(table.version, shared.presence, seats={seat.id: seat.token_hash for seat in table.seats})
     numbers = {seat.number for seat in table.player_seats}
@@ -130,7 +131,16 @@ def having(items, key: str, value) -> list:
 
 def cue_of(table: Table, entry: Action, board: bool = False) -> Markup:
     """A log line's cue as data- attributes (static/js/cues.js plays it once it is new): its sound, the seat number it
-    concerns, and on the board the words to read out, the line without "Host: ". Only a game's moves, not undone."""
+    concerns, and on the board the words to read out, the line without "Host: ". Only a game's moves, not undone.
+    Worked out once per entry in a request or drawing: the console's log and the phones' show the same lines."""
+    known = g.setdefault("cues", {})
+    key = (entry.id, entry.undone, board)
+    if key not in known:
+        known[key] = _cue(table, entry, board)
+    return known[key]
+
+
+def _cue(table: Table, entry: Action, board: bool) -> Markup:
     spec = get_game(table.game)
     if entry.undone or entry.type not in spec.rules.MOVES.types:  # undo, a seat's join: nothing of the game's night
         return Markup("")

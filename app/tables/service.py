@@ -752,13 +752,15 @@ def _moves_of(table: Table):
     return _entries().where(Action.table_id == table.id, Action.state_before.is_not(None))
 
 
-# Built once, not on every screen's drawing: the log page, and the moves undo and redo would take.
+# Built once, not on every screen's drawing: the log page, the moves undo and redo would take, the board's QR word.
 NO_SEQ_ABOVE = 2**31 - 1
 _LOG_PAGE = (_entries().where(Action.table_id == bindparam("table_id"), Action.seq < bindparam("before"))
              .order_by(Action.seq.desc()).limit(bindparam("limit")))
 _MOVES = _entries().where(Action.table_id == bindparam("table_id"), Action.state_before.is_not(None))
 _UNDO_TARGET = _MOVES.where(Action.undone.is_(False)).order_by(Action.seq.desc()).limit(1)
 _REDO_TARGET = _MOVES.where(Action.undone.is_(True), Action.seq > bindparam("after")).order_by(Action.seq).limit(1)
+_JOIN_QR_WORD = (select(Action.payload).where(Action.table_id == bindparam("table_id"), Action.type == "board.qr")
+                 .order_by(Action.seq.desc()).limit(1))
 UNREAD = object()  # "the caller hasn't read the undo target yet", as opposed to "there is none" (None)
 
 
@@ -1029,8 +1031,7 @@ def show_join_qr(table: Table, visitor: Visitor | None, show: bool) -> Action:
 
 def join_qr_requested(table: Table) -> bool:
     """Whether the host's latest word on the board's QR code was to show it."""
-    payload = db.session.scalar(select(Action.payload).where(Action.table_id == table.id, Action.type == "board.qr")
-                                .order_by(Action.seq.desc()).limit(1))
+    payload = db.session.scalar(_JOIN_QR_WORD, {"table_id": table.id})  # asked on every drawing of the board
     return bool(payload and payload.get("show"))
 
 

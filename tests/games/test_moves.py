@@ -117,3 +117,16 @@ def test_do_offers_tell_a_template_which_variants_pass_and_what_the_limits_are()
     assert offers.allows(offer, amount=3) and not offers.allows(offer, amount=4) and not offers.allows(None)
     amount = next(field for field in offers.fields(offer) if field["name"] == "amount")
     assert (amount["min"], amount["max"], amount["picked"]) == (1, 3, True)
+
+
+def test_do_screens_sharing_their_verdicts_still_get_each_seats_own():
+    """One drawing's screens share Offers.allows' verdicts; a variant allowed for one seat is not thereby allowed for
+    another (Imp 2 has no hearts to lose), nor for every seat at once."""
+    checked: dict = {}
+    offer = {"type": "lose", "amount": 1}
+    imp1, imp2 = (Offers(TOY, STATE, [offer], seat=seat, checked=checked) for seat in (1, 2))
+    everyone = Offers(TOY, STATE, [offer], seat=None, every=(1, 2), checked=checked)
+    assert imp1.allows(offer, amount=2) and not imp2.allows(offer, amount=2) and not everyone.allows(offer, amount=2)
+    assert imp1.allows(offer, amount=2) and len(checked) == 3  # asked again: answered from what was checked
+    unhashable = {"type": "line-up", "imps": [{"height": 2}]}
+    assert Offers(TOY, STATE, [unhashable], seat=1, checked=checked).allows(unhashable, gaps=[1, 2])
