@@ -22,6 +22,7 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "nightshift"
 LISTEN_CHECK_SECONDS = 30.0  # a quiet LISTEN connection is checked this often, so a dead one is noticed
+LISTEN_READY_SECONDS = 5.0  # the first stream in a process waits at most this long for its LISTEN to be up
 
 
 @dataclass
@@ -176,6 +177,7 @@ class PostgresBroker(Broker):
         self._thread: threading.Thread | None = None
         self._connection = None
         self._stopping = False
+        self._listening = threading.Event()  # set once this process has listened: no signal after that is missed
 
     def before_commit(self, session, code: str, version: int | None = None, presence: bool = False) -> None:
         from sqlalchemy import text
@@ -197,6 +199,9 @@ class PostgresBroker(Broker):
                 self._stopping = False
                 self._thread = threading.Thread(target=self._listen, name="nightshift-listen", daemon=True)
                 self._thread.start()
+        # A stream reads its table's version after subscribing. Had it subscribed before this process listened, a
+        # move committed in between would reach it only with the next move (and a script's stream never).
+        self._listening.wait(LISTEN_READY_SECONDS)
 
     def stop(self) -> None:
         self._stopping = True
@@ -215,6 +220,7 @@ class PostgresBroker(Broker):
                 with psycopg.connect(self.url, autocommit=True) as connection:
                     self._connection = connection
                     connection.execute(f"LISTEN {CHANNEL}")
+                    self._listening.set()
                     self.poke_all()  # anything that changed while nobody listened
                     backoff = 0.2
                     while not self._stopping:

@@ -145,6 +145,16 @@ def test_postgres_another_process_hears_a_move_when_it_commits_not_before(pg_wor
     assert heard(other, "AAAAA", 7) and heard(writer, "AAAAA", 7)
 
 
+def test_postgres_a_process_listens_before_its_first_stream_reads_the_version(pg_workers, database_url):
+    """A stream reads its table's version after subscribing; the first stream in a process subscribed before its
+    LISTEN was up, so a move committed in between reached it only with the next move (a script's stream never)."""
+    writer, other = pg_workers(2)
+    other.subscribe("AAAAA", ("seat", 1))
+    assert other._connection is not None, "subscribe returned before this process listened"
+    in_transaction(writer, database_url, "AAAAA", 3, lambda: None)  # at once, as a move right after the read
+    assert heard(other, "AAAAA", 3)
+
+
 def test_postgres_who_is_connected_travels_too_and_a_malformed_signal_is_dropped(pg_workers, database_url, caplog):
     writer, other = pg_workers(2)
     phone = other.subscribe("AAAAA", ("seat", 1))

@@ -175,9 +175,9 @@ def test_75_addresses_at_their_caps_leave_healthz_and_another_tables_moves_answe
             for _ in range(5):
                 started = time.monotonic()
                 with urllib.request.urlopen(f"{base}/healthz", timeout=5) as health:
-                    assert health.status == 200 and time.monotonic() - started < 2
+                    assert health.status == 200 and time.monotonic() - started < 3  # a full worker: never
                 status, _, took = timed_call("POST", moves, {"type": "next-round"}, victim["host_token"])
-                assert status == 200 and took < 2, (status, took)
+                assert status == 200 and took < 3, (status, took)
             late = EventStream(f"{base}/t/{victim['code']}/events", victim["tokens"][0])
             assert late.status == 503  # the worker is full: even a seat waits, but its moves don't
             late.close()
@@ -262,7 +262,7 @@ def test_a_seat_freed_through_another_worker_closes_its_stream_at_the_next_chang
     with two_servers_on_postgres(tmp_path) as (first, second):
         table = tracker_table(first)
         with EventStream(f"{second}/t/{table['code']}/events?v={table['version']}", table["tokens"][1]) as phone:
-            time.sleep(0.5)  # the second process's LISTEN connection is up
+            # No pause: the stream answered once it subscribed, and the second process listened before that.
             assert call("POST", f"{first}/api/tables/{table['code']}/seats/2/free", token=table["host_token"])[0] == 200
             with pytest.raises(ConnectionError):
                 while True:

@@ -112,13 +112,16 @@ def two_servers_on_postgres(tmp_path):
         if IN_CI:
             pytest.fail("CI must have PostgreSQL at 127.0.0.1:5432 for the two-process live test")
         pytest.skip("no PostgreSQL at 127.0.0.1:5432")
-    from tests.conftest import reset_postgres
+    from tests.conftest import database_of_this_worker, reset_postgres
 
-    reset_postgres(POSTGRES_FOR_TWO_PROCESSES)
+    # A database of this pytest worker's own: the other two-server test, on another worker at the same moment,
+    # dropped the schema under these servers or raced their migration.
+    database = database_of_this_worker(POSTGRES_FOR_TWO_PROCESSES)
+    reset_postgres(database)
     for name in ("a", "b"):
         (tmp_path / name).mkdir()
-    with running_server(tmp_path / "a" / "instance", POSTGRES_FOR_TWO_PROCESSES) as first, \
-            running_server(tmp_path / "b" / "instance", POSTGRES_FOR_TWO_PROCESSES) as second:
+    with running_server(tmp_path / "a" / "instance", database) as first, \
+            running_server(tmp_path / "b" / "instance", database) as second:
         yield first, second
 
 
@@ -127,7 +130,7 @@ def test_two_server_processes_on_postgres_share_live_updates(tmp_path):
     with two_servers_on_postgres(tmp_path) as (first, second):
         table = tracker_table(first)
         with EventStream(f"{second}/t/{table['code']}/events?v={table['version']}", table["tokens"][1]) as stream:
-            time.sleep(0.5)  # the second process's LISTEN connection is up before the move
+            # No pause: the stream answered once it subscribed, and the second process listened before that.
             started = time.monotonic()
             status, moved = call("POST", f"{first}/api/tables/{table['code']}/actions",
                                  {"type": "adjust", "counter": "health", "by": -1}, table["tokens"][0])
