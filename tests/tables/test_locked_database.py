@@ -66,7 +66,9 @@ def test_a_file_held_by_another_process_freezes_no_table_and_a_move_says_busy(tm
             assert status == 503 and took < 5, (status, took)
             assert "busy" in json.loads(text)["error"] and "Nothing was changed" in json.loads(text)["error"]
             assert int(headers["Retry-After"]) > 0
-            assert max(waits) < 1.0, sorted(waits)[-5:]  # a 10 s busy timeout held the worker for all of it
+            # A 10 s busy timeout held the worker for all of it; under 2.5 s leaves a loaded machine room and still
+            # catches a worker held for DB_BUSY_SECONDS (3 s) by the move's retries.
+            assert max(waits) < 2.5, sorted(waits)[-5:]
             assert timed("GET", f"{base}/api/tables/{code}", host)[2] == before  # nothing changed
         finally:
             holder.wait(timeout=HELD_SECONDS + 10)
